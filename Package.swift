@@ -1,0 +1,54 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// iapkg: build, inspect, validate and unpack In-App Purchase hosted-content packages.
+///
+/// Layers (imports point down): iapkg → IAPKitCLI → IAPKit → XarKit / BomKit / PayloadKit / XMLKit → IAPCore → C.
+let package = Package(
+    name: "iapkg",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "iapkg", targets: ["iapkg"]),
+        .library(name: "IAPKit", targets: ["IAPKit"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // C libraries, found through pkg-config; only the wrapper modules import them.
+        .systemLibrary(name: "CLibArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
+        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+
+        // Files, digests and zlib streams: the byte plumbing every format module shares.
+        // System calls glibc hides behind _GNU_SOURCE.
+        .target(name: "CShims"),
+        .target(name: "IAPCore", dependencies: ["CZlib", "COpenSSL", "CShims"]),
+        // libxml2, strictly: a SAX event parser, a small element tree, property lists.
+        .target(name: "XMLKit", dependencies: ["CLibXML2", "IAPCore"]),
+        // The xar container: header, TOC, heap, checksums; a strict reader and a reproducible writer.
+        .target(name: "XarKit", dependencies: ["IAPCore", "XMLKit"]),
+        // The BOMStore "bill of materials" of a component package.
+        .target(name: "BomKit", dependencies: []),
+        // The component Payload: gzip'd cpio (odc) through libarchive.
+        .target(name: "PayloadKit", dependencies: ["CLibArchive", "IAPCore"]),
+        // The domain: content folders, ContentInfo, rules, build, inspect, validate, unpack.
+        .target(name: "IAPKit", dependencies: ["IAPCore", "XMLKit", "XarKit", "BomKit", "PayloadKit"]),
+        // Commands, options, text/JSON/JUnit rendering, exit codes.
+        .target(name: "IAPKitCLI", dependencies: [
+            "IAPKit",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        .executableTarget(name: "iapkg", dependencies: ["IAPKitCLI"]),
+
+        .testTarget(name: "IAPCoreTests", dependencies: ["IAPCore"]),
+        .testTarget(name: "XMLKitTests", dependencies: ["XMLKit"]),
+        .testTarget(name: "XarKitTests", dependencies: ["XarKit", "IAPCore"]),
+        .testTarget(name: "BomKitTests", dependencies: ["BomKit"]),
+        .testTarget(name: "PayloadKitTests", dependencies: ["PayloadKit", "IAPCore"]),
+        .testTarget(name: "IAPKitTests", dependencies: ["IAPKit", "XarKit", "BomKit", "PayloadKit", "XMLKit", "IAPCore"]),
+        .testTarget(name: "IAPKitCLITests", dependencies: ["IAPKitCLI", "IAPKit"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["IAPKit", "XarKit", "IAPCore"]),
+    ]
+)

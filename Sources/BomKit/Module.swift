@@ -1,0 +1,2 @@
+/// Placeholder so the module builds before its code lands.
+enum BomKitModule {}

@@ -1,0 +1,95 @@
+internal import COpenSSL
+
+/// A digest algorithm, as xar names it in a `style` attribute.
+public enum DigestAlgorithm: String, Sendable, Codable, CaseIterable {
+    case sha1, sha256, sha512, md5
+
+    /// The digest's length in bytes.
+    public var byteCount: Int {
+        switch self {
+        case .sha1: 20
+        case .sha256: 32
+        case .sha512: 64
+        case .md5: 16
+        }
+    }
+
+    /// The value in the xar header's checksum-algorithm field.
+    public var xarHeaderCode: UInt32 {
+        switch self {
+        case .sha1: 1
+        case .md5: 2
+        case .sha256: 3
+        case .sha512: 4
+        }
+    }
+
+    /// The algorithm for a xar header's checksum-algorithm field (0 means none).
+    public init?(xarHeaderCode: UInt32) {
+        switch xarHeaderCode {
+        case 1: self = .sha1
+        case 2: self = .md5
+        case 3: self = .sha256
+        case 4: self = .sha512
+        default: return nil
+        }
+    }
+
+    /// The algorithm for a xar `style` attribute (case-insensitive, "sha-1" spellings accepted).
+    public init?(xarStyle: String) {
+        switch String(xarStyle.lowercased().filter { $0 != "-" }) {
+        case "sha1": self = .sha1
+        case "sha256": self = .sha256
+        case "sha512": self = .sha512
+        case "md5": self = .md5
+        default: return nil
+        }
+    }
+}
+
+/// A streaming message digest (OpenSSL's EVP), fed in pieces and finished once.
+public final class DigestHasher: @unchecked Sendable {
+    public let algorithm: DigestAlgorithm
+    private let context: OpaquePointer
+
+    public init(_ algorithm: DigestAlgorithm) {
+        self.algorithm = algorithm
+        guard let context = EVP_MD_CTX_new() else { fatalError("OpenSSL could not allocate a digest context") }
+        self.context = context
+        let md: OpaquePointer? = switch algorithm {
+        case .sha1: EVP_sha1()
+        case .sha256: EVP_sha256()
+        case .sha512: EVP_sha512()
+        case .md5: EVP_md5()
+        }
+        guard EVP_DigestInit_ex(context, md, nil) == 1 else { fatalError("OpenSSL could not start \(algorithm)") }
+    }
+
+    deinit { EVP_MD_CTX_free(context) }
+
+    /// Feeds bytes into the digest.
+    public func update(_ bytes: UnsafeRawBufferPointer) {
+        guard bytes.count > 0 else { return }
+        EVP_DigestUpdate(context, bytes.baseAddress, bytes.count)
+    }
+
+    /// Feeds bytes into the digest.
+    public func update(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { update($0) }
+    }
+
+    /// Finishes and returns the digest; the hasher must not be used afterwards.
+    public func finish() -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+        var length: UInt32 = 0
+        EVP_DigestFinal_ex(context, &out, &length)
+        return Array(out.prefix(Int(length)))
+    }
+
+    /// The digest of a whole buffer.
+    public static func digest(_ algorithm: DigestAlgorithm, of bytes: [UInt8]) -> [UInt8] {
+        let hasher = DigestHasher(algorithm)
+        hasher.update(bytes)
+        return hasher.finish()
+    }
+}

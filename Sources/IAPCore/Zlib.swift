@@ -1,0 +1,151 @@
+internal import CZlib
+
+/// Which wrapper a deflate stream carries.
+public enum ZlibFormat: Sendable {
+    /// RFC 1950 (what xar calls `application/x-gzip`).
+    case zlib
+    /// RFC 1952 gzip.
+    case gzip
+    /// Bare RFC 1951 deflate.
+    case raw
+
+    var windowBits: Int32 {
+        switch self {
+        case .zlib: 15
+        case .gzip: 31
+        case .raw: -15
+        }
+    }
+}
+
+/// A deflate or inflate stream that failed, with zlib's reason and how far it got.
+public struct ZlibError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// zlib's own message, or a summary of the status code.
+    public var reason: String
+    /// Input bytes consumed before the failure.
+    public var inputOffset: UInt64
+
+    public var description: String { "\(reason) (at input byte \(inputOffset))" }
+}
+
+/// Size of the output chunks handed to a sink.
+let zlibChunkSize = 256 * 1024
+
+/// A streaming deflate compressor.
+public final class Deflater: @unchecked Sendable {
+    private var stream = z_stream()
+    private var output: UnsafeMutablePointer<UInt8>
+    public private(set) var totalIn: UInt64 = 0
+    public private(set) var totalOut: UInt64 = 0
+
+    /// Starts a stream of `format` at compression `level` (0–9).
+    public init(format: ZlibFormat, level: Int32 = 6) {
+        output = .allocate(capacity: zlibChunkSize)
+        let status = deflateInit2_(&stream, level, Z_DEFLATED, format.windowBits, 8, Z_DEFAULT_STRATEGY,
+                                   ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
+        precondition(status == Z_OK, "zlib could not start a deflate stream (\(status))")
+    }
+
+    deinit {
+        deflateEnd(&stream)
+        output.deallocate()
+    }
+
+    /// Compresses `input`; with `finish`, ends the stream. Output goes to `sink` in chunks.
+    public func compress(_ input: UnsafeRawBufferPointer, finish: Bool,
+                         into sink: (UnsafeRawBufferPointer) throws -> Void) throws {
+        stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress?.assumingMemoryBound(to: UInt8.self))
+        stream.avail_in = UInt32(input.count)
+        let flush = finish ? Z_FINISH : Z_NO_FLUSH
+        while true {
+            stream.next_out = output
+            stream.avail_out = UInt32(zlibChunkSize)
+            let status = deflate(&stream, flush)
+            guard status == Z_OK || status == Z_STREAM_END || status == Z_BUF_ERROR else {
+                throw ZlibError(reason: "deflate failed (\(status))", inputOffset: totalIn)
+            }
+            let produced = zlibChunkSize - Int(stream.avail_out)
+            if produced > 0 {
+                totalOut += UInt64(produced)
+                try sink(UnsafeRawBufferPointer(start: output, count: produced))
+            }
+            if finish {
+                if status == Z_STREAM_END { break }
+            } else if stream.avail_in == 0 && stream.avail_out != 0 {
+                break
+            }
+        }
+        totalIn += UInt64(input.count)
+    }
+
+    /// Compresses a whole buffer into one finished stream.
+    public static func compress(_ bytes: [UInt8], format: ZlibFormat, level: Int32 = 6) throws -> [UInt8] {
+        let deflater = Deflater(format: format, level: level)
+        var out = [UInt8]()
+        try bytes.withUnsafeBytes { input in
+            try deflater.compress(input, finish: true) { out.append(contentsOf: $0) }
+        }
+        return out
+    }
+}
+
+/// A streaming inflater that reports exactly where its stream ended.
+public final class Inflater: @unchecked Sendable {
+    private var stream = z_stream()
+    private var output: UnsafeMutablePointer<UInt8>
+    /// True once the compressed stream's end marker (and trailer) has been read.
+    public private(set) var finished = false
+    public private(set) var totalIn: UInt64 = 0
+    public private(set) var totalOut: UInt64 = 0
+
+    /// Starts an inflate stream of `format`.
+    public init(format: ZlibFormat) {
+        output = .allocate(capacity: zlibChunkSize)
+        let status = inflateInit2_(&stream, format.windowBits, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
+        precondition(status == Z_OK, "zlib could not start an inflate stream (\(status))")
+    }
+
+    deinit {
+        inflateEnd(&stream)
+        output.deallocate()
+    }
+
+    /// Decompresses `input`, handing output to `sink` in chunks. Returns how many input bytes
+    /// were consumed: fewer than `input.count` only when the stream ended inside `input`.
+    @discardableResult
+    public func decompress(_ input: UnsafeRawBufferPointer,
+                           into sink: (UnsafeRawBufferPointer) throws -> Void) throws -> Int {
+        guard !finished else { return 0 }
+        stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress?.assumingMemoryBound(to: UInt8.self))
+        stream.avail_in = UInt32(input.count)
+        while true {
+            stream.next_out = output
+            stream.avail_out = UInt32(zlibChunkSize)
+            let status = inflate(&stream, Z_NO_FLUSH)
+            let produced = zlibChunkSize - Int(stream.avail_out)
+            let consumed = input.count - Int(stream.avail_in)
+            if produced > 0 {
+                totalOut += UInt64(produced)
+                try sink(UnsafeRawBufferPointer(start: output, count: produced))
+            }
+            switch status {
+            case Z_STREAM_END:
+                finished = true
+                totalIn += UInt64(consumed)
+                return consumed
+            case Z_OK:
+                if stream.avail_in == 0 && stream.avail_out != 0 {
+                    totalIn += UInt64(consumed)
+                    return consumed
+                }
+            case Z_BUF_ERROR:
+                // No progress possible: all input used and output not full.
+                totalIn += UInt64(consumed)
+                return consumed
+            default:
+                let message = stream.msg.map { String(cString: $0) } ?? "status \(status)"
+                throw ZlibError(reason: "corrupt compressed data: \(message)", inputOffset: totalIn + UInt64(consumed))
+            }
+        }
+    }
+}

@@ -1,0 +1,3 @@
+import IAPKitCLI
+
+IAPCommand.main()

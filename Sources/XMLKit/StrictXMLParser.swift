@@ -1,42 +1,75 @@
 internal import CLibXML2
 
 /// Parses untrusted XML with libxml2's SAX interface, strictly: no network, no external or
-/// custom entities, no DTD loading, no recovery, bounded size and depth.
-public enum StrictXMLParser {
-    /// Parses `bytes`, sending events to `handler`. Throws the first problem found.
-    public static func parse(_ bytes: UnsafeRawBufferPointer, doctype: DoctypePolicy, limits: XMLLimits,
-                             handler: some XMLEventHandler) throws(XMLError) {
+/// custom entities, no DTD loading, no recovery, bounded size and depth. Feed it in pieces
+/// (`feed`, then `finish`), so a large document never has to be held in memory whole.
+public final class StrictXMLParser {
+    private let session: ParseSession
+    private var sax: xmlSAXHandler
+    private let context: xmlParserCtxtPtr
+    private var fed = 0
+    private var finished = false
+
+    /// Starts a parse whose events go to `handler`.
+    public init(doctype: DoctypePolicy, limits: XMLLimits, handler: some XMLEventHandler) throws(XMLError) {
         LibXML2.initializeOnce()
-        guard bytes.count <= limits.maxBytes else {
-            throw XMLError(.limit, "document is \(bytes.count) bytes, more than the \(limits.maxBytes) allowed")
-        }
-        let session = ParseSession(handler: handler, doctype: doctype, limits: limits)
-        var sax = makeHandler()
-        let unmanaged = Unmanaged.passUnretained(session)
-        guard let context = xmlCreatePushParserCtxt(&sax, unmanaged.toOpaque(), nil, 0, nil) else {
+        session = ParseSession(handler: handler, doctype: doctype, limits: limits)
+        sax = Self.makeHandler()
+        guard let context = xmlCreatePushParserCtxt(&sax, Unmanaged.passUnretained(session).toOpaque(), nil, 0, nil) else {
             throw XMLError(.malformed, "libxml2 could not create a parser")
         }
-        defer { xmlFreeParserCtxt(context) }
+        self.context = context
         session.context = context
         xmlCtxtUseOptions(context, Int32(XML_PARSE_NONET.rawValue))
-        let chunk = 1 << 20
+    }
+
+    deinit { xmlFreeParserCtxt(context) }
+
+    /// Parses the next piece of the document.
+    public func feed(_ bytes: UnsafeRawBufferPointer) throws(XMLError) {
+        fed += bytes.count
+        guard fed <= session.limits.maxBytes else {
+            throw XMLError(.limit, "document is larger than the \(session.limits.maxBytes) bytes allowed")
+        }
         var offset = 0
-        repeat {
+        let chunk = 1 << 20
+        while offset < bytes.count {
             let count = min(chunk, bytes.count - offset)
-            let last: Int32 = offset + count >= bytes.count ? 1 : 0
-            let base = bytes.baseAddress.map { UnsafeRawPointer($0 + offset).assumingMemoryBound(to: CChar.self) }
-            let status = xmlParseChunk(context, base, Int32(count), last)
-            if let failure = session.failure { throw failure }
-            if status != 0 || context.pointee.wellFormed == 0 {
-                throw XMLError(.malformed, "not well-formed XML (libxml2 status \(status))")
-            }
+            try parseChunk(bytes.baseAddress! + offset, count: count, last: false)
             offset += count
-        } while offset < bytes.count
+        }
+    }
+
+    /// Ends the document and checks it was complete.
+    public func finish() throws(XMLError) {
+        guard !finished else { return }
+        finished = true
+        try parseChunk(nil, count: 0, last: true)
         if session.depth != 0 { throw XMLError(.malformed, "document ends inside an element") }
         if !session.sawRoot { throw XMLError(.malformed, "document has no root element") }
     }
 
-    /// Parses a byte array; see `parse(_:doctype:limits:handler:)`.
+    private func parseChunk(_ base: UnsafeRawPointer?, count: Int, last: Bool) throws(XMLError) {
+        let status = xmlParseChunk(context, base?.assumingMemoryBound(to: CChar.self), Int32(count), last ? 1 : 0)
+        if let failure = session.failure { throw failure }
+        if status != 0 || context.pointee.wellFormed == 0 {
+            throw XMLError(.malformed, "not well-formed XML (libxml2 status \(status))",
+                           line: session.line, column: session.column)
+        }
+    }
+
+    /// Parses a whole document held in `bytes`, sending events to `handler`.
+    public static func parse(_ bytes: UnsafeRawBufferPointer, doctype: DoctypePolicy, limits: XMLLimits,
+                             handler: some XMLEventHandler) throws(XMLError) {
+        guard bytes.count <= limits.maxBytes else {
+            throw XMLError(.limit, "document is \(bytes.count) bytes, more than the \(limits.maxBytes) allowed")
+        }
+        let parser = try StrictXMLParser(doctype: doctype, limits: limits, handler: handler)
+        if bytes.count > 0 { try parser.feed(bytes) }
+        try parser.finish()
+    }
+
+    /// Parses a whole document held in a byte array.
     public static func parse(_ bytes: [UInt8], doctype: DoctypePolicy, limits: XMLLimits,
                              handler: some XMLEventHandler) throws(XMLError) {
         let result: Result<Void, XMLError> = bytes.withUnsafeBytes { buffer in

@@ -1,0 +1,38 @@
+/// How much a finding matters.
+public enum Severity: String, Codable, Sendable, Comparable {
+    case warning
+    case error
+
+    public static func < (a: Severity, b: Severity) -> Bool { a == .warning && b == .error }
+}
+
+/// One problem found in a package or a content folder, under a stable rule id.
+public struct Finding: Codable, Equatable, Sendable {
+    /// Stable kebab-case rule id, e.g. `xar-toc-checksum-mismatch`.
+    public var rule: String
+    public var severity: Severity
+    /// The entry (path inside the package or folder) it concerns, if any.
+    public var entry: String?
+    /// Byte offset in the package file where it matters, if any.
+    public var offset: UInt64?
+    /// What is wrong and what to do about it.
+    public var message: String
+
+    public init(rule: String, severity: Severity, entry: String? = nil, offset: UInt64? = nil, message: String) {
+        self.rule = rule
+        self.severity = severity
+        self.entry = entry
+        self.offset = offset
+        self.message = message
+    }
+
+    /// An error finding.
+    public static func error(_ rule: String, _ entry: String? = nil, offset: UInt64? = nil, _ message: String) -> Finding {
+        Finding(rule: rule, severity: .error, entry: entry, offset: offset, message: message)
+    }
+
+    /// A warning finding.
+    public static func warning(_ rule: String, _ entry: String? = nil, offset: UInt64? = nil, _ message: String) -> Finding {
+        Finding(rule: rule, severity: .warning, entry: entry, offset: offset, message: message)
+    }
+}

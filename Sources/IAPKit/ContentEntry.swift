@@ -1,0 +1,94 @@
+/// One entry of a content tree, wherever it came from: a folder on disk, a bare-tree xar, or a
+/// product archive's Payload. The rule engine judges these, so every source is held to the same rules.
+public struct ContentEntry: Sendable, Equatable {
+    /// What kind of file system object the entry is.
+    public enum Kind: Sendable, Equatable, Codable {
+        case file, directory, symlink, hardlink, fifo, characterDevice, blockDevice, socket
+        case unknown(String)
+
+        /// The lower-case name used in reports.
+        public var name: String {
+            switch self {
+            case .file: "file"
+            case .directory: "directory"
+            case .symlink: "symlink"
+            case .hardlink: "hardlink"
+            case .fifo: "fifo"
+            case .characterDevice: "character-device"
+            case .blockDevice: "block-device"
+            case .socket: "socket"
+            case .unknown(let other): other
+            }
+        }
+
+        public init(from decoder: Decoder) throws {
+            let name = try decoder.singleValueContainer().decode(String.self)
+            switch name {
+            case "file": self = .file
+            case "directory": self = .directory
+            case "symlink": self = .symlink
+            case "hardlink": self = .hardlink
+            case "fifo": self = .fifo
+            case "character-device": self = .characterDevice
+            case "block-device": self = .blockDevice
+            case "socket": self = .socket
+            default: self = .unknown(name)
+            }
+        }
+
+        public func encode(to encoder: Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(name)
+        }
+    }
+
+    /// The path as the source spelled it ("./Contents/a.png", "Contents/a.png"), for messages.
+    public var rawPath: String
+    /// Path components below the content root, `./` prefix removed, not yet validated.
+    public var components: [String]
+    public var kind: Kind
+    /// Permission bits (and set-id/sticky bits), without the file type.
+    public var permissions: UInt32
+    /// Decoded size of a file's data.
+    public var size: UInt64
+    /// A symlink's target as stored.
+    public var linkTarget: String?
+    /// For a hard link, the path (as stored) of the entry it links to.
+    public var hardlinkTarget: String?
+    public var hasExtendedAttributes: Bool
+    public var hasFlags: Bool
+    /// What the decoded bytes are, once sniffed (files only).
+    public var sniff: ContentSniff?
+    /// Byte offset in the package that locates the entry, where known.
+    public var offset: UInt64?
+
+    public init(rawPath: String, components: [String]? = nil, kind: Kind, permissions: UInt32 = 0o644,
+                size: UInt64 = 0, linkTarget: String? = nil, hardlinkTarget: String? = nil,
+                hasExtendedAttributes: Bool = false, hasFlags: Bool = false, sniff: ContentSniff? = nil,
+                offset: UInt64? = nil) {
+        self.rawPath = rawPath
+        self.components = components ?? ContentEntry.components(of: rawPath)
+        self.kind = kind
+        self.permissions = permissions
+        self.size = size
+        self.linkTarget = linkTarget
+        self.hardlinkTarget = hardlinkTarget
+        self.hasExtendedAttributes = hasExtendedAttributes
+        self.hasFlags = hasFlags
+        self.sniff = sniff
+        self.offset = offset
+    }
+
+    /// The path below the content root, components joined with "/".
+    public var path: String { components.joined(separator: "/") }
+
+    /// Splits a stored path into components, dropping one leading "./" (or a lone ".").
+    /// Empty, "." and ".." components are kept so the rules can refuse them.
+    public static func components(of rawPath: String) -> [String] {
+        var text = Substring(rawPath)
+        if text == "." { return [] }
+        if text.hasPrefix("./") { text = text.dropFirst(2) }
+        if text.isEmpty { return [] }
+        return text.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+    }
+}

@@ -1,0 +1,251 @@
+import IAPCore
+
+/// The rules every content tree is held to (FORMAT.md §6: shape, entries, code, links, hygiene),
+/// whichever source the entries came from. Build, validate and unpack all call this one engine.
+public enum ContentRules {
+    /// Largest unpacked total before a warning (the 2 GiB upload cap).
+    public static let unpackedWarningBytes: UInt64 = 2_147_483_648
+
+    /// Every finding for `entries`. The content root itself (no components) may be among them.
+    public static func check(_ entries: [ContentEntry]) -> [Finding] {
+        var findings: [Finding] = []
+        let items = entries.filter { !$0.components.isEmpty || $0.rawPath.hasPrefix("/") }
+        checkNames(items, &findings)
+        checkUniqueness(items, &findings)
+        checkShape(items, &findings)
+        checkKinds(items, &findings)
+        checkCode(items, &findings)
+        checkLinks(items, &findings)
+        checkHygiene(items, &findings)
+        return findings
+    }
+
+    private static func checkNames(_ entries: [ContentEntry], _ findings: inout [Finding]) {
+        for entry in entries {
+            if entry.rawPath.hasPrefix("/") {
+                findings.append(.error("entry-absolute-path", entry.rawPath, offset: entry.offset,
+                    "the path is absolute; every path must be relative to the content root (ContentInfo.plist, Contents/…)"))
+                continue
+            }
+            if let problem = entry.components.lazy.compactMap(EntryNameRules.problem(with:)).first {
+                let rule = problem.contains("bytes; at most") ? "entry-component-length" : "entry-name-invalid"
+                findings.append(.error(rule, entry.rawPath, offset: entry.offset,
+                    "the path \(problem); rename it (traversal and odd names are refused so nothing lands outside the content folder)"))
+                continue
+            }
+            if entry.path.utf8.count > EntryNameRules.maxPathBytes {
+                findings.append(.error("entry-path-length", entry.rawPath, offset: entry.offset,
+                    "the path is \(entry.path.utf8.count) bytes; at most \(EntryNameRules.maxPathBytes) are allowed — shorten it"))
+            }
+            if entry.components.contains(where: EntryNameRules.hasBidiControl) {
+                findings.append(.warning("entry-bidi", entry.rawPath, offset: entry.offset,
+                    "the name holds a bidirectional control character that can make it display as something else; rename it"))
+            }
+            if entry.hasExtendedAttributes {
+                findings.append(.warning("entry-xattr", entry.rawPath, offset: entry.offset,
+                    "the entry carries extended attributes; they are never restored on unpack"))
+            }
+            if entry.hasFlags {
+                findings.append(.warning("entry-flags", entry.rawPath, offset: entry.offset,
+                    "the entry carries file flags; they are never restored on unpack"))
+            }
+        }
+    }
+
+    private static func checkUniqueness(_ entries: [ContentEntry], _ findings: inout [Finding]) {
+        var exact: [[UInt8]: ContentEntry] = [:]
+        var canonical: [String: ContentEntry] = [:]
+        var folded: [String: ContentEntry] = [:]
+        for entry in entries where !entry.components.isEmpty {
+            let path = entry.path
+            let bytes = Array(path.utf8)
+            if let first = exact[bytes] {
+                findings.append(.error("entry-duplicate", entry.rawPath, offset: entry.offset,
+                    "the path appears more than once (first as \(first.kind.name)); keep one"))
+                continue
+            }
+            exact[bytes] = entry
+            if let other = canonical[path] {
+                findings.append(.error("entry-unicode-collision", entry.rawPath, offset: entry.offset,
+                    "the name equals '\(other.rawPath)' after Unicode normalisation; on Apple file systems they are the same file — rename one"))
+                continue
+            }
+            canonical[path] = entry
+            let lower = path.lowercased()
+            if let other = folded[lower] {
+                findings.append(.warning("entry-case-collision", entry.rawPath, offset: entry.offset,
+                    "the name differs from '\(other.rawPath)' only in case; on a case-insensitive volume one hides the other"))
+            } else {
+                folded[lower] = entry
+            }
+        }
+    }
+
+    private static func checkShape(_ entries: [ContentEntry], _ findings: inout [Finding]) {
+        var top: [String: ContentEntry] = [:]
+        var implicitDirectories: Set<String> = []
+        for entry in entries where !entry.components.isEmpty {
+            if entry.components.count == 1 {
+                top[entry.components[0]] = top[entry.components[0]] ?? entry
+            } else {
+                implicitDirectories.insert(entry.components[0])
+            }
+        }
+        switch top["ContentInfo.plist"]?.kind {
+        case .file?: break
+        case nil:
+            findings.append(.error("shape-missing-contentinfo", "ContentInfo.plist", offset: nil,
+                "the content root has no ContentInfo.plist; create one with IAPProductIdentifier and ContentVersion (iapkg init makes it)"))
+        case let kind?:
+            findings.append(.error("shape-contentinfo-type", "ContentInfo.plist", offset: top["ContentInfo.plist"]?.offset,
+                "ContentInfo.plist is a \(kind.name), not a regular file; replace it with the property list itself"))
+        }
+        switch top["Contents"]?.kind {
+        case .directory?: break
+        case nil where implicitDirectories.contains("Contents"): break
+        case nil:
+            findings.append(.error("shape-missing-contents", "Contents", offset: nil,
+                "the content root has no Contents folder; put everything the app receives under Contents/"))
+        case let kind?:
+            findings.append(.error("shape-contents-type", "Contents", offset: top["Contents"]?.offset,
+                "Contents is a \(kind.name), not a folder; everything the app receives must be inside a Contents folder"))
+        }
+        let extras = Set(top.keys).union(implicitDirectories).subtracting(["ContentInfo.plist", "Contents"])
+        for name in extras.sorted() where !EntryNameRules.isJunk(name) {
+            let entry = top[name] ?? entries.first { $0.components.first == name }
+            findings.append(.error("shape-extra-root-entry", entry?.rawPath ?? name, offset: entry?.offset,
+                "only ContentInfo.plist and Contents/ may sit at the content root; move '\(name)' into Contents/ or remove it"))
+        }
+    }
+
+    private static func checkKinds(_ entries: [ContentEntry], _ findings: inout [Finding]) {
+        var kindByPath: [String: ContentEntry.Kind] = [:]
+        for entry in entries where !entry.components.isEmpty { kindByPath[entry.path] = kindByPath[entry.path] ?? entry.kind }
+        for entry in entries {
+            switch entry.kind {
+            case .fifo, .characterDevice, .blockDevice, .socket, .unknown:
+                findings.append(.error("entry-special-file", entry.rawPath, offset: entry.offset,
+                    "the entry is a \(entry.kind.name); content may hold only files, folders and links — remove it"))
+            default: break
+            }
+            if entry.permissions & 0o7000 != 0, entry.kind != .symlink {
+                let bits = [(0o4000, "setuid"), (0o2000, "setgid"), (0o1000, "sticky")]
+                    .filter { entry.permissions & UInt32($0.0) != 0 }.map(\.1).joined(separator: ", ")
+                findings.append(.error("entry-setid", entry.rawPath, offset: entry.offset,
+                    "the entry has the \(bits) bit set (mode \(String(entry.permissions, radix: 8))); clear it (chmod -s / chmod -t)"))
+            }
+            guard entry.components.count > 1 else { continue }
+            for depth in 1..<entry.components.count {
+                let parent = entry.components[0..<depth].joined(separator: "/")
+                guard let kind = kindByPath[parent], kind != .directory else { continue }
+                if kind == .symlink {
+                    findings.append(.error("link-write-through", entry.rawPath, offset: entry.offset,
+                        "the entry lies below '\(parent)', which is a symlink: unpacking would write through the link; store the real folder instead"))
+                } else {
+                    findings.append(.error("entry-file-dir-conflict", entry.rawPath, offset: entry.offset,
+                        "the entry lies below '\(parent)', which is a \(kind.name), not a folder; one path cannot be both"))
+                }
+                break
+            }
+        }
+    }
+
+    private static func checkCode(_ entries: [ContentEntry], _ findings: inout [Finding]) {
+        var reportedBundles: Set<String> = []
+        for entry in entries where !entry.components.isEmpty {
+            if let index = entry.components.firstIndex(where: { EntryNameRules.codeSuffix(of: $0) != nil }) {
+                let bundle = entry.components[0...index].joined(separator: "/")
+                if reportedBundles.insert(bundle).inserted {
+                    let suffix = EntryNameRules.codeSuffix(of: entry.components[index]) ?? ""
+                    findings.append(.error("exec-bundle-name", bundle, offset: entry.offset,
+                        "a '\(suffix)' is executable code, which hosted content may not contain; remove it"))
+                }
+            }
+            guard entry.kind == .file else { continue }
+            if let kind = entry.sniff?.executable {
+                findings.append(.error(kind.rule, entry.rawPath, offset: entry.offset,
+                    "the file is a \(kind.rawValue) executable (judged by its bytes, not its name); hosted content may not contain executable code — remove it"))
+                continue
+            }
+            if entry.sniff?.isScript == true {
+                findings.append(.warning("exec-script", entry.rawPath, offset: entry.offset,
+                    "the file starts with '#!', a script; apps cannot run it, but reviewers may ask why it is there"))
+            } else if let name = entry.components.last, EntryNameRules.isNativeLibraryName(name) {
+                findings.append(.warning("exec-shared-library", entry.rawPath, offset: entry.offset,
+                    "the name looks like a native library (.so / .a); hosted content may not contain executable code"))
+            } else if entry.permissions & 0o111 != 0 {
+                findings.append(.warning("exec-mode-bits", entry.rawPath, offset: entry.offset,
+                    "a data file has execute permission (mode \(String(entry.permissions, radix: 8))); clear it with chmod -x"))
+            }
+        }
+    }
+
+    private static func checkLinks(_ entries: [ContentEntry], _ findings: inout [Finding]) {
+        let resolver = SymlinkResolver(entries: entries)
+        let paths = Dictionary(entries.map { ($0.path, $0.kind) }, uniquingKeysWith: { first, _ in first })
+        for entry in entries where !entry.components.isEmpty {
+            switch entry.kind {
+            case .symlink:
+                let target = entry.linkTarget ?? ""
+                switch resolver.resolve(linkAt: entry.components) {
+                case .empty:
+                    findings.append(.error("link-empty", entry.rawPath, offset: entry.offset,
+                        "the symlink has an empty target; remove it or point it at a file inside Contents/"))
+                case .absolute:
+                    findings.append(.error("link-absolute", entry.rawPath, offset: entry.offset,
+                        "the symlink points to the absolute path '\(target)'; links must be relative and stay inside Contents/"))
+                case .escapes:
+                    findings.append(.error("link-escape", entry.rawPath, offset: entry.offset,
+                        "the symlink to '\(target)' leads above the content root; links must stay inside Contents/"))
+                case .loop:
+                    findings.append(.error("link-loop", entry.rawPath, offset: entry.offset,
+                        "the symlink to '\(target)' never resolves (a loop of links); break the loop"))
+                case .inside(let resolved), .dangling(let resolved):
+                    if resolved.first != "Contents" {
+                        findings.append(.error("link-escape", entry.rawPath, offset: entry.offset,
+                            "the symlink to '\(target)' resolves to '\(resolved.joined(separator: "/"))', outside Contents/; links must stay inside Contents/"))
+                    } else if case .dangling = resolver.resolve(linkAt: entry.components) {
+                        findings.append(.warning("link-dangling", entry.rawPath, offset: entry.offset,
+                            "the symlink to '\(target)' points at nothing in the package"))
+                    }
+                }
+            case .hardlink:
+                let target = entry.hardlinkTarget.map(ContentEntry.components(of:))?.joined(separator: "/") ?? ""
+                if let kind = paths[target], kind == .file, target != entry.path {
+                    findings.append(.warning("link-hard", entry.rawPath, offset: entry.offset,
+                        "a hard link to '\(target)'; it is unpacked as a copy"))
+                } else {
+                    findings.append(.error("link-hard-external", entry.rawPath, offset: entry.offset,
+                        "the hard link points to '\(entry.hardlinkTarget ?? "")', which is not a file of this package; replace it with a real file"))
+                }
+            default:
+                break
+            }
+        }
+    }
+
+    private static func checkHygiene(_ entries: [ContentEntry], _ findings: inout [Finding]) {
+        var reported: Set<String> = []
+        var total: UInt64 = 0
+        var contentsHasChildren = false
+        for entry in entries where !entry.components.isEmpty {
+            if entry.kind == .file { total &+= entry.size }
+            if entry.components.count > 1, entry.components[0] == "Contents" { contentsHasChildren = true }
+            guard let index = entry.components.firstIndex(where: EntryNameRules.isJunk) else { continue }
+            let junk = entry.components[0...index].joined(separator: "/")
+            if reported.insert(junk).inserted {
+                findings.append(.warning("hygiene-junk-file", junk, offset: entry.offset,
+                    "'\(entry.components[index])' is operating-system or version-control clutter; iapkg build leaves it out"))
+            }
+        }
+        let hasContents = entries.contains { $0.components.first == "Contents" }
+        if hasContents && !contentsHasChildren {
+            findings.append(.warning("hygiene-empty-contents", "Contents", offset: nil,
+                "Contents/ is empty: the app would download nothing but ContentInfo.plist"))
+        }
+        if total > unpackedWarningBytes {
+            findings.append(.warning("size-unpacked-limit", nil, offset: nil,
+                "the unpacked content is \(total) bytes, above the 2 GiB (2,147,483,648 bytes) cap Apple set for uploads"))
+        }
+    }
+}

@@ -1,0 +1,60 @@
+/// Rules for the name of one path component, and for junk files build leaves out.
+public enum EntryNameRules {
+    /// Longest component, in UTF-8 bytes.
+    public static let maxComponentBytes = 255
+    /// Longest path, in UTF-8 bytes.
+    public static let maxPathBytes = 1024
+
+    /// Why `name` cannot be a path component, or nil if it can.
+    public static func problem(with name: String) -> String? {
+        if name.isEmpty { return "has an empty path component" }
+        if name == "." || name == ".." { return "has a '\(name)' path component" }
+        for scalar in name.unicodeScalars {
+            switch scalar.value {
+            case 0: return "contains a NUL character"
+            case 0x2F: return "contains '/' inside a name"
+            case 0x5C: return "contains a backslash"
+            case 0x01...0x1F, 0x7F, 0x80...0x9F: return "contains the control character U+\(hex4(scalar.value))"
+            case 0xFFFD: return "is not valid UTF-8"
+            default: continue
+            }
+        }
+        if name.utf8.count > maxComponentBytes {
+            return "has a component of \(name.utf8.count) bytes; at most \(maxComponentBytes) are allowed"
+        }
+        return nil
+    }
+
+    /// True when `name` holds a bidirectional-override or -isolate character that can disguise it.
+    public static func hasBidiControl(_ name: String) -> Bool {
+        name.unicodeScalars.contains {
+            (0x202A...0x202E).contains($0.value) || (0x2066...0x2069).contains($0.value)
+                || $0.value == 0x200E || $0.value == 0x200F || $0.value == 0x061C
+        }
+    }
+
+    /// Names that are never content: Finder, version-control and Windows leftovers.
+    public static func isJunk(_ name: String) -> Bool {
+        ["."+"DS_Store", "__MACOSX", ".svn", "CVS", ".git", "Thumbs.db"].contains(name) || name.hasPrefix("._")
+    }
+
+    /// Bundle and library suffixes that mean executable code whatever the bytes are.
+    public static let codeSuffixes = [".app", ".appex", ".framework", ".bundle", ".plugin", ".kext", ".xpc", ".dylib"]
+
+    /// The code suffix `name` ends with (any case), if any.
+    public static func codeSuffix(of name: String) -> String? {
+        let lower = name.lowercased()
+        return codeSuffixes.first { lower.hasSuffix($0) && lower.count > $0.count }
+    }
+
+    /// True for native library names that are suspicious but not forbidden (`.so`, `.so.1`, `.a`).
+    public static func isNativeLibraryName(_ name: String) -> Bool {
+        let lower = name.lowercased()
+        return lower.hasSuffix(".so") || lower.contains(".so.") || (lower.hasSuffix(".a") && lower.count > 2)
+    }
+
+    private static func hex4(_ value: UInt32) -> String {
+        let digits = String(value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+}

@@ -1,0 +1,31 @@
+/// Executable code recognised by its bytes.
+public enum ExecutableKind: String, Sendable, Codable, Equatable {
+    case machO = "Mach-O"
+    case machOUniversal = "Mach-O universal"
+    case elf = "ELF"
+    case pe = "PE (Windows)"
+    case webAssembly = "WebAssembly"
+
+    /// The validation rule that reports this kind.
+    public var rule: String {
+        switch self {
+        case .machO: "exec-macho"
+        case .machOUniversal: "exec-macho-universal"
+        case .elf: "exec-elf"
+        case .pe: "exec-pe"
+        case .webAssembly: "exec-wasm"
+        }
+    }
+}
+
+/// What sniffing a file's bytes found.
+public struct ContentSniff: Sendable, Equatable {
+    public var executable: ExecutableKind?
+    /// Starts with `#!`.
+    public var isScript: Bool
+
+    public init(executable: ExecutableKind? = nil, isScript: Bool = false) {
+        self.executable = executable
+        self.isScript = isScript
+    }
+}

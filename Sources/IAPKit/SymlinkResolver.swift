@@ -1,0 +1,76 @@
+/// Resolves symlink targets inside a package's own tree, following every other link in it,
+/// without touching the disk.
+public struct SymlinkResolver: Sendable {
+    /// How a link resolved.
+    public enum Outcome: Equatable, Sendable {
+        /// Ends at `components` (below the content root), which exists in the package.
+        case inside([String])
+        /// Ends at `components`, but nothing in the package is there.
+        case dangling([String])
+        /// Climbs above the content root.
+        case escapes
+        /// Absolute target.
+        case absolute
+        /// Empty target.
+        case empty
+        /// More than `maxHops` links followed: a loop.
+        case loop
+    }
+
+    /// Links followed before a resolution is called a loop (as the kernel's ELOOP).
+    public static let maxHops = 40
+
+    private let kinds: [String: ContentEntry.Kind]
+    private let targets: [String: String]
+
+    /// Indexes the entries by path.
+    public init(entries: [ContentEntry]) {
+        var kinds: [String: ContentEntry.Kind] = [:]
+        var targets: [String: String] = [:]
+        for entry in entries {
+            let key = entry.components.joined(separator: "/")
+            kinds[key] = entry.kind
+            if entry.kind == .symlink, let target = entry.linkTarget { targets[key] = target }
+        }
+        self.kinds = kinds
+        self.targets = targets
+    }
+
+    /// Resolves the link at `path` (components below the content root).
+    public func resolve(linkAt path: [String]) -> Outcome {
+        guard let target = targets[path.joined(separator: "/")] else { return .dangling(path) }
+        var hops = 0
+        return resolve(target: target, from: Array(path.dropLast()), hops: &hops)
+    }
+
+    private func resolve(target: String, from directory: [String], hops: inout Int) -> Outcome {
+        if target.isEmpty { return .empty }
+        if target.hasPrefix("/") { return .absolute }
+        var current = directory
+        var pending = target.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        pending.reverse()
+        while let part = pending.popLast() {
+            switch part {
+            case ".": continue
+            case "..":
+                if current.isEmpty { return .escapes }
+                current.removeLast()
+            default:
+                current.append(part)
+                let key = current.joined(separator: "/")
+                if let next = targets[key] {
+                    hops += 1
+                    if hops > Self.maxHops { return .loop }
+                    if next.isEmpty { return .empty }
+                    if next.hasPrefix("/") { return .absolute }
+                    current.removeLast()
+                    let more = next.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+                    pending.append(contentsOf: more.reversed())
+                } else if !pending.isEmpty, let kind = kinds[key], kind != .directory {
+                    return .dangling(current)
+                }
+            }
+        }
+        return kinds[current.joined(separator: "/")] != nil || current.isEmpty ? .inside(current) : .dangling(current)
+    }
+}

@@ -43,6 +43,19 @@ public struct ExecutableSniffer: Sendable {
         bytes.withUnsafeBytes { feed($0) }
     }
 
+    /// An offset beyond what was fed whose four bytes the verdict still needs (a far PE header),
+    /// for callers that read only a prefix and can read more at will.
+    public var pendingOffset: UInt64? {
+        guard let pe = peOffset, peSignature.count < 4, pe >= position, pe + 4 <= fileSize else { return nil }
+        return pe
+    }
+
+    /// Supplies the four bytes at `pendingOffset`.
+    public mutating func supply(_ bytes: [UInt8], at offset: UInt64) {
+        guard offset == pendingOffset else { return }
+        peSignature = Array(bytes.prefix(4))
+    }
+
     /// What the bytes fed so far are.
     public func finish() -> ContentSniff {
         ContentSniff(executable: executableKind(), isScript: prefix.starts(with: [0x23, 0x21]))

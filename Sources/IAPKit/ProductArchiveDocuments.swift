@@ -1,0 +1,98 @@
+import XMLKit
+
+/// The two XML documents of a product archive built as `productbuild --content DIR` builds one:
+/// the `Distribution` and the component's `PackageInfo` (FORMAT.md §5 a).
+public enum ProductArchiveDocuments {
+    /// What iapkg writes as `generator-version` (never pretending to be pkgbuild).
+    public static let generatorVersion = "iapkg-1"
+
+    /// pkgbuild's `installKBytes`: every entry but the root, rounded up to 512-byte blocks,
+    /// summed and rounded up to whole kilobytes; folders count 32 bytes per child plus two.
+    public static func installKBytes(sizes: [UInt64]) -> UInt64 {
+        let blocks = sizes.reduce(UInt64(0)) { $0 + ($1 + 511) / 512 }
+        return (blocks * 512 + 1023) / 1024
+    }
+
+    /// The component's PackageInfo: identifier = the content folder's name, version "0".
+    public static func packageInfo(componentName: String, numberOfFiles: Int, installKBytes: UInt64) -> [UInt8] {
+        let id = XMLEscaping.escape(componentName)
+        let text = """
+        <?xml version="1.0" encoding="utf-8"?>
+        <pkg-info overwrite-permissions="true" relocatable="false" identifier="\(id)" postinstall-action="none" version="0" format-version="2" generator-version="\(generatorVersion)" install-location="/" auth="root">
+            <payload numberOfFiles="\(numberOfFiles)" installKBytes="\(installKBytes)"/>
+            <bundle-version/>
+            <upgrade-bundle/>
+            <update-bundle/>
+            <atomic-update-bundle/>
+            <strict-identifier/>
+            <relocate/>
+        </pkg-info>
+        """
+        return Array(text.utf8)
+    }
+
+    /// The Distribution productbuild synthesises into the archive for one content component.
+    public static func distribution(componentName: String, installKBytes: UInt64) -> [UInt8] {
+        let id = XMLEscaping.escape(componentName)
+        let text = """
+        <?xml version="1.0" encoding="utf-8"?>
+        <installer-gui-script minSpecVersion="1">
+            <pkg-ref id="\(id)">
+                <bundle-version/>
+            </pkg-ref>
+            <options customize="never" require-scripts="false" hostArchitectures="x86_64,arm64"/>
+            <choices-outline>
+                <line choice="default">
+                    <line choice="\(id)"/>
+                </line>
+            </choices-outline>
+            <choice id="default"/>
+            <choice id="\(id)" visible="false">
+                <pkg-ref id="\(id)"/>
+            </choice>
+            <pkg-ref id="\(id)" version="0" onConclusion="none" installKBytes="\(installKBytes)" updateKBytes="0">#\(id).pkg</pkg-ref>
+        </installer-gui-script>
+        """
+        return Array(text.utf8)
+    }
+
+    /// What a PackageInfo says about its payload.
+    public struct PackageInfoSummary: Sendable, Equatable {
+        public var identifier: String?
+        public var version: String?
+        public var numberOfFiles: Int?
+        public var installKBytes: UInt64?
+    }
+
+    /// Reads a PackageInfo document strictly (no DOCTYPE, bounded).
+    public static func readPackageInfo(_ bytes: [UInt8]) throws(XMLError) -> PackageInfoSummary {
+        let root = try XMLElement.parse(bytes, doctype: .forbidden, limits: XMLLimits(maxBytes: 1 << 20), maxElements: 10_000)
+        guard root.name == "pkg-info" else { throw XMLError(.content, "the root element is <\(root.name)>, not <pkg-info>") }
+        let payload = root.child("payload")
+        return PackageInfoSummary(identifier: root.attribute("identifier"), version: root.attribute("version"),
+                                  numberOfFiles: payload?.attribute("numberOfFiles").flatMap { Int($0) },
+                                  installKBytes: payload?.attribute("installKBytes").flatMap { UInt64($0) })
+    }
+
+    /// The component names (`NAME.pkg`) a Distribution's top-level pkg-refs point at.
+    public static func componentReferences(inDistribution bytes: [UInt8]) throws(XMLError) -> [String] {
+        let root = try XMLElement.parse(bytes, doctype: .forbidden, limits: XMLLimits(maxBytes: 1 << 20), maxElements: 10_000)
+        guard root.name == "installer-gui-script" || root.name == "installer-script" else {
+            throw XMLError(.content, "the root element is <\(root.name)>, not <installer-gui-script>")
+        }
+        return root.children(named: "pkg-ref").compactMap { ref in
+            let text = ref.text.trimmingWhitespace()
+            guard text.hasPrefix("#") else { return nil }
+            return String(text.dropFirst())
+        }
+    }
+}
+
+extension String {
+    /// The string without leading and trailing ASCII white space.
+    func trimmingWhitespace() -> String {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }
+        guard let start = firstIndex(where: { !isSpace($0) }), let end = lastIndex(where: { !isSpace($0) }) else { return "" }
+        return String(self[start...end])
+    }
+}

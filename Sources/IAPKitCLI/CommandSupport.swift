@@ -1,0 +1,52 @@
+import ArgumentParser
+import Foundation
+import IAPCore
+import IAPKit
+
+/// Runs a command body, turning domain errors into a message on stderr and the documented exit status.
+func perform(_ body: () throws -> Void) throws {
+    let console = Console.current
+    do {
+        try body()
+    } catch let error as IAPKitError {
+        if case .invalid(let path, let findings) = error {
+            for finding in findings { console.err(FindingText.line(finding, path: path, console: console)) }
+        }
+        console.err(console.styled("iapkg: error: ", "1;31") + error.description)
+        throw ExitCode(error.exitStatus)
+    } catch let error as SystemError {
+        console.err(console.styled("iapkg: error: ", "1;31") + error.description)
+        throw ExitCode(2)
+    }
+}
+
+/// One finding as a line of text: `<path>: error[<rule>] <entry>: <message>`.
+enum FindingText {
+    static func line(_ finding: Finding, path: String, console: Console) -> String {
+        let severity = finding.severity == .error ? console.styled("error", "31") : console.styled("warning", "33")
+        var text = "\(path): \(severity)[\(finding.rule)]"
+        if let entry = finding.entry { text += " \(entry)" }
+        if let offset = finding.offset { text += " (byte \(offset))" }
+        return text + ": " + finding.message
+    }
+}
+
+/// JSON as every command writes it: sorted keys, pretty, one document on stdout.
+enum JSONOutput {
+    static func encode<T: Encodable>(_ value: T) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+}
+
+/// Human-readable byte counts.
+enum ByteCount {
+    static func text(_ bytes: UInt64) -> String {
+        let units = ["bytes", "KiB", "MiB", "GiB", "TiB"]
+        var value = Double(bytes)
+        var unit = 0
+        while value >= 1024 && unit < units.count - 1 { value /= 1024; unit += 1 }
+        return unit == 0 ? "\(bytes) bytes" : String(format: "%.1f %@", value, units[unit])
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+
+/// Where a command's output goes: stdout for data, stderr for people. Injected in tests.
+public struct Console: Sendable {
+    /// Writes to standard output (data: reports, JSON).
+    public var writeOut: @Sendable (String) -> Void
+    /// Writes to standard error (messages, progress, warnings).
+    public var writeErr: @Sendable (String) -> Void
+    /// Standard error is a terminal (progress bars only then).
+    public var errIsTerminal: Bool
+    /// The process environment.
+    public var environment: [String: String]
+
+    public init(writeOut: @escaping @Sendable (String) -> Void, writeErr: @escaping @Sendable (String) -> Void,
+                errIsTerminal: Bool, environment: [String: String]) {
+        self.writeOut = writeOut
+        self.writeErr = writeErr
+        self.errIsTerminal = errIsTerminal
+        self.environment = environment
+    }
+
+    /// The real process streams.
+    public static let standard = Console(
+        writeOut: { text in FileHandle.standardOutput.write(Data(text.utf8)) },
+        writeErr: { text in FileHandle.standardError.write(Data(text.utf8)) },
+        errIsTerminal: isatty(2) == 1,
+        environment: ProcessInfo.processInfo.environment)
+
+    /// The console commands write to; tests bind their own.
+    @TaskLocal public static var current = Console.standard
+
+    /// Colour only on a terminal, and never when NO_COLOR is set.
+    public var useColor: Bool { errIsTerminal && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb" }
+
+    /// Prints a line to stdout.
+    public func out(_ line: String) { writeOut(line + "\n") }
+    /// Prints a line to stderr.
+    public func err(_ line: String) { writeErr(line + "\n") }
+
+    /// `text` in the ANSI colour `code` when colour is on.
+    public func styled(_ text: String, _ code: String) -> String {
+        useColor ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+    }
+}

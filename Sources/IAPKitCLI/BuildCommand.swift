@@ -42,9 +42,6 @@ struct BuildCommand: ParsableCommand {
     @Option(help: "zlib compression level, 1 (fast) to 9 (small).")
     var level: Int32 = 6
 
-    @Flag(help: "Overwrite the output file if it exists.")
-    var force = false
-
     @Flag(help: "Print the result as JSON on stdout.")
     var json = false
 
@@ -65,7 +62,7 @@ struct BuildCommand: ParsableCommand {
             }
             let bar = ProgressBar(console: console, enabled: console.errIsTerminal && !json)
             let options = BuildOptions(layout: layout, output: output, sourceDateEpoch: epoch, compressionLevel: level,
-                                       overwrite: force, progress: bar.isEnabled ? { bar.update(done: $0, total: $1) } : nil)
+                                       progress: bar.isEnabled ? { bar.update(done: $0, total: $1) } : nil)
             let report = try PackageBuilder.build(folder: directory, options: options)
             bar.finish()
             for warning in report.warnings { console.err(FindingText.line(warning, path: directory, console: console)) }

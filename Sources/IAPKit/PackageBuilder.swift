@@ -1,0 +1,85 @@
+import IAPCore
+import XMLKit
+import XarKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Builds a content folder into a package: scan, check every rule, write atomically.
+public enum PackageBuilder {
+    /// Largest package Apple accepted for upload (2 GiB).
+    public static let maxPackageBytes: UInt64 = 2_147_483_648
+
+    /// Builds `folder`. Throws `IAPKitError.invalid` with every finding when the folder breaks a rule.
+    public static func build(folder: String, options: BuildOptions) throws(IAPKitError) -> BuildReport {
+        do {
+            return try buildUnchecked(folder: folder, options: options)
+        } catch let error as IAPKitError {
+            throw error
+        } catch let error as SystemError {
+            throw .system(error)
+        } catch {
+            throw .failed("\(error)")
+        }
+    }
+
+    private static func buildUnchecked(folder: String, options: BuildOptions) throws -> BuildReport {
+        let started = monotonicSeconds()
+        let scan = try ContentFolderScanner.scan(folder, excludeJunk: true)
+        let (info, contentInfo, plistFindings) = try readContentInfo(scan)
+        let findings = plistFindings + ContentRules.check(scan.entries.map(\.entry))
+        guard let info, !findings.contains(where: { $0.severity == .error }) else {
+            throw IAPKitError.invalid(path: folder, findings: findings)
+        }
+        let output = options.output ?? "\(info.productIdentifier)-\(info.contentVersion.text).pkg"
+        let times = EntryTimes(archive: options.sourceDateEpoch ?? Timestamps.now(), epoch: options.sourceDateEpoch)
+        let progress = Progress(total: scan.totalFileBytes, report: options.progress)
+
+        let target = try AtomicOutputFile(destination: output)
+        let xar = try XarWriter(temporaryDirectory: AtomicOutputFile.folder(of: output),
+                                options: XarWriterOptions(creationTime: Timestamps.iso8601(times.archive),
+                                                          compressionLevel: options.compressionLevel))
+        switch options.layout {
+        case .product:
+            try ProductArchiveWriter.write(scan, contentInfo: contentInfo, times: times, level: options.compressionLevel,
+                                           to: xar, progress: progress)
+        case .tree:
+            try TreeArchiveWriter.write(scan, contentInfo: contentInfo, times: times, to: xar, progress: progress)
+        }
+        try xar.finish(to: target.file)
+        let size = try target.file.size()
+        guard size <= maxPackageBytes else {
+            throw IAPKitError.invalid(path: folder, findings: [.error("size-package-limit", nil,
+                "the package would be \(size) bytes, over the 2 GiB (2,147,483,648 bytes) Apple accepts; split the content into several products")])
+        }
+        try target.commit()
+        return BuildReport(output: output, layout: options.layout, productIdentifier: info.productIdentifier,
+                           contentVersion: info.contentVersion.text, fileCount: scan.entries.count - 1,
+                           bytesIn: scan.totalFileBytes, bytesOut: size, seconds: monotonicSeconds() - started,
+                           excluded: scan.excluded, warnings: findings)
+    }
+
+    /// Reads the folder's ContentInfo.plist: what it says, the bytes to package (XML; a binary
+    /// plist is rewritten as XML), and its findings.
+    private static func readContentInfo(_ scan: ContentFolderScan) throws -> (ContentInfo?, [UInt8], [Finding]) {
+        guard let source = scan.entries.first(where: { $0.entry.path == "ContentInfo.plist" && $0.entry.kind == .file }) else {
+            return (nil, [], [])
+        }
+        guard source.entry.size <= UInt64(ContentInfo.maxBytes) else {
+            return (nil, [], [.error("plist-size", "ContentInfo.plist", "ContentInfo.plist is \(source.entry.size) bytes; at most 1 MiB is allowed")])
+        }
+        var bytes: [UInt8] = []
+        try SourceFileReader.stream(source.sourcePath, expectedSize: source.entry.size) { bytes.append(contentsOf: $0) }
+        let (info, findings) = ContentInfo.read(bytes)
+        if let info, info.format == .binary, let (value, _) = try? PropertyListReader.read(bytes) {
+            return (info, PropertyListWriter.xml(value), findings)
+        }
+        return (info, bytes, findings)
+    }
+
+    static func monotonicSeconds() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+}

@@ -1,0 +1,144 @@
+import BomKit
+import IAPCore
+import PayloadKit
+import XarKit
+
+/// Reads what a package holds from its TOC, Bom and PackageInfo, inflating only the head of the
+/// Payload (to reach ContentInfo.plist, its second entry), so it takes milliseconds at any size.
+public enum PackageInspector {
+    /// Inspects the package at `path`.
+    public static func inspect(_ path: String) throws(IAPKitError) -> InspectReport {
+        let archive: XarArchive
+        do {
+            archive = try XarArchive.open(path: path)
+        } catch {
+            throw Self.openError(error, path: path)
+        }
+        let (parts, shapeFindings) = PackageParts.detect(archive.toc)
+        var notes = archive.findings + shapeFindings
+        var report = InspectReport(path: path, shape: parts.shape, productIdentifier: nil, contentVersion: nil, extraKeys: [],
+                                   componentName: parts.componentName,
+                                   checksumAlgorithm: archive.toc.checksum?.style ?? "none", compression: "",
+                                   fileCount: 0, packageSize: archive.fileSize,
+                                   storedSize: archive.toc.files.reduce(0) { $0 + ($1.data?.length ?? 0) },
+                                   unpackedSize: 0, files: [], notes: [])
+        var plistBytes: [UInt8]?
+        do {
+            switch parts.shape {
+            case .product:
+                report.compression = "gzip"
+                if let bom = parts.bom {
+                    let entries = try BomReader.read(try archive.readAll(bom, maxBytes: 512 << 20))
+                    report.files = entries.compactMap(file(from:))
+                }
+                if let payload = parts.payload { plistBytes = try contentInfoFromPayloadHead(archive, payload) }
+            case .tree:
+                let encodings = Set(archive.toc.files.compactMap { $0.data?.encoding.style })
+                report.compression = encodings.map(encodingName).sorted().joined(separator: ", ")
+                report.files = archive.toc.files.compactMap(file(from:))
+                if let plist = archive.toc.files.first(where: { ContentEntry.components(of: $0.path) == ["ContentInfo.plist"] }),
+                   plist.type == .file {
+                    plistBytes = try archive.readAll(plist, maxBytes: ContentInfo.maxBytes)
+                }
+            }
+        } catch let error as XarError {
+            notes.append(.error(error.rule ?? "xar-data", error.entry, offset: error.offset, error.description))
+        } catch let error as BomError {
+            notes.append(.error("shape-bom", parts.bom?.path, offset: nil, "the Bom cannot be read: \(error)"))
+        } catch let error as PayloadError {
+            notes.append(.error("shape-payload", parts.payload?.path, offset: nil, "the Payload cannot be read: \(error)"))
+        } catch {
+            notes.append(.error("xar-data", nil, offset: nil, "\(error)"))
+        }
+        if let plistBytes {
+            let (info, findings) = ContentInfo.read(plistBytes)
+            notes += findings
+            report.productIdentifier = info?.productIdentifier
+            report.contentVersion = info?.contentVersion.text
+            report.extraKeys = info?.extraKeys ?? []
+        } else if parts.shape == .tree {
+            notes.append(.error("shape-missing-contentinfo", "ContentInfo.plist", offset: nil, "the package has no ContentInfo.plist"))
+        }
+        report.fileCount = report.files.count
+        report.unpackedSize = report.files.reduce(0) { $0 + ($1.type == .file ? $1.size : 0) }
+        report.notes = notes
+        return report
+    }
+
+    static func openError(_ error: XarError, path: String) -> IAPKitError {
+        if error.rule == nil, error.message.contains("open") || error.message.contains("No such") {
+            return .failed("\(path): \(error)")
+        }
+        return .invalid(path: path, findings: [.error(error.rule ?? "xar-magic", nil, offset: error.offset, error.description)])
+    }
+
+    private static func encodingName(_ style: String) -> String {
+        switch XarEncoding(style: style) {
+        case .stored: "stored"
+        case .zlib: "zlib"
+        case .bzip2: "bzip2"
+        case .lzma: "lzma"
+        case .xz: "xz"
+        case .other(let other): other
+        }
+    }
+
+    /// Decodes the Payload only as far as ContentInfo.plist (normally its second entry).
+    static func contentInfoFromPayloadHead(_ archive: XarArchive, _ payload: XarFile) throws -> [UInt8]? {
+        let stream = try archive.dataStream(for: payload)
+        let reader = try PayloadReader(maxDecodedBytes: 64 << 20) { buffer in try stream.read(into: buffer) }
+        for _ in 0..<16 {
+            guard let entry = try reader.nextEntry() else { return nil }
+            guard ContentEntry.components(of: entry.path) == ["ContentInfo.plist"], entry.kind == .file else { continue }
+            guard entry.size <= UInt64(ContentInfo.maxBytes) else { return [UInt8](repeating: 0, count: ContentInfo.maxBytes + 1) }
+            var bytes = [UInt8]()
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 << 10, alignment: 16)
+            defer { buffer.deallocate() }
+            while true {
+                let n = try reader.readData(into: buffer)
+                if n == 0 { break }
+                bytes.append(contentsOf: buffer[0..<n])
+            }
+            return bytes
+        }
+        return nil
+    }
+
+    private static func file(from entry: BomEntry) -> InspectReport.File? {
+        let components = ContentEntry.components(of: entry.path)
+        guard !components.isEmpty else { return nil }
+        let kind: ContentEntry.Kind = switch entry.kind {
+        case .file: .file
+        case .directory: .directory
+        case .symlink: .symlink
+        case .device: .characterDevice
+        }
+        return InspectReport.File(path: components.joined(separator: "/"), type: kind, size: entry.kind == .directory ? 0 : entry.size,
+                                  mode: String(entry.mode & 0o7777, radix: 8), linkTarget: entry.linkTarget)
+    }
+
+    private static func file(from entry: XarFile) -> InspectReport.File? {
+        let components = ContentEntry.components(of: entry.path)
+        guard !components.isEmpty else { return nil }
+        return InspectReport.File(path: components.joined(separator: "/"), type: ContentEntry.Kind(entry.type),
+                                  size: entry.data?.size ?? 0, mode: String((entry.mode ?? 0) & 0o7777, radix: 8),
+                                  linkTarget: entry.linkTarget)
+    }
+}
+
+extension ContentEntry.Kind {
+    /// The kind for a xar TOC type.
+    init(_ type: XarFileType) {
+        switch type {
+        case .file: self = .file
+        case .directory: self = .directory
+        case .symlink: self = .symlink
+        case .hardlink: self = .hardlink
+        case .fifo: self = .fifo
+        case .characterSpecial: self = .characterDevice
+        case .blockSpecial: self = .blockDevice
+        case .socket: self = .socket
+        case .other(let name): self = .unknown(name)
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import IAPCore
+import XarKit
+
+/// Which of the two shapes a package has (FORMAT.md §5), and where its parts are.
+public struct PackageParts: Sendable {
+    public enum Shape: String, Sendable, Codable {
+        /// Distribution + NAME.pkg/{Bom, Payload, PackageInfo}.
+        case product
+        /// ContentInfo.plist and Contents/ as xar entries.
+        case tree
+    }
+
+    public var shape: Shape
+    /// NAME of the component `NAME.pkg` (product shape).
+    public var componentName: String?
+    public var distribution: XarFile?
+    public var bom: XarFile?
+    public var payload: XarFile?
+    public var packageInfo: XarFile?
+
+    /// Works out the shape from the TOC; findings say what does not fit it.
+    public static func detect(_ toc: XarTOC) -> (PackageParts, [Finding]) {
+        var findings: [Finding] = []
+        let top = toc.files.filter { $0.parentIndex == nil }
+        let components = top.filter { $0.name.hasSuffix(".pkg") && $0.type == .directory }
+        let distributions = top.filter { $0.name == "Distribution" }
+        guard !components.isEmpty || !distributions.isEmpty else {
+            return (PackageParts(shape: .tree), [])
+        }
+        var parts = PackageParts(shape: .product)
+        if distributions.count != 1 || distributions.first?.type != .file {
+            findings.append(.error("shape-product-layout", "Distribution",
+                "a product archive needs exactly one Distribution file (found \(distributions.count)); rebuild the package with iapkg build"))
+        }
+        parts.distribution = distributions.first
+        if components.count != 1 {
+            findings.append(.error("shape-product-layout", nil,
+                "a product archive needs exactly one component NAME.pkg (found \(components.count)); hosted content has a single component"))
+        }
+        guard let component = components.first else { return (parts, findings) }
+        parts.componentName = String(component.name.dropLast(4))
+        let componentIndex = toc.files.firstIndex(of: component)
+        let children = toc.files.filter { $0.parentIndex != nil && $0.parentIndex == componentIndex }
+        for name in ["Bom", "Payload", "PackageInfo"] {
+            let matches = children.filter { $0.name == name }
+            if matches.count != 1 || matches.first?.type != .file {
+                findings.append(.error("shape-product-layout", component.name + "/" + name,
+                    "the component needs exactly one \(name) file (found \(matches.count))"))
+            }
+        }
+        parts.bom = children.first { $0.name == "Bom" }
+        parts.payload = children.first { $0.name == "Payload" }
+        parts.packageInfo = children.first { $0.name == "PackageInfo" }
+        for extra in children where !["Bom", "Payload", "PackageInfo"].contains(extra.name) {
+            findings.append(.error("shape-product-layout", extra.path,
+                "a content component holds only Bom, Payload and PackageInfo; '\(extra.name)' does not belong (install scripts are not allowed)"))
+        }
+        for extra in top where extra != component && extra.name != "Distribution" {
+            findings.append(.error("shape-product-layout", extra.path,
+                "a hosted-content product archive holds only Distribution and one component; '\(extra.name)' does not belong"))
+        }
+        return (parts, findings)
+    }
+}

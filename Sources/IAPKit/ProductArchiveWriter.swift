@@ -1,0 +1,122 @@
+import BomKit
+import IAPCore
+import PayloadKit
+import XarKit
+
+/// Writes a content folder as the product archive `productbuild --content` makes:
+/// `Distribution`, `NAME.pkg/Bom`, `NAME.pkg/Payload` (gzip'd cpio odc), `NAME.pkg/PackageInfo`.
+enum ProductArchiveWriter {
+    /// Adds every entry of the product shape to `xar`. Returns the content bytes read.
+    static func write(_ scan: ContentFolderScan, contentInfo: [UInt8], times: EntryTimes, level: Int32,
+                      to xar: XarWriter, progress: Progress) throws {
+        let name = scan.name
+        let component = name + ".pkg"
+        let sizes = payloadSizes(scan, contentInfoSize: UInt64(contentInfo.count))
+        let installKBytes = ProductArchiveDocuments.installKBytes(sizes: Array(sizes.dropFirst()))
+        let time = times.archive
+
+        try xar.addDirectory(path: component, mode: 0o755, modificationTime: time)
+        var bom: [BomEntry] = []
+        try xar.addFile(path: component + "/Payload", mode: 0o644, modificationTime: time, encoding: .stored) { sink in
+            let payload = try PayloadWriter(level: level, sink: sink)
+            for (index, source) in scan.entries.enumerated() {
+                let entry = source.entry
+                let path = entry.components.isEmpty ? "." : "./" + entry.path
+                let mtime = times.entry(source)
+                let perms = UInt16(entry.permissions & 0o777)
+                var record = BomEntry(path: path, kind: .file, mode: perms, modificationTime: UInt32(clamping: mtime),
+                                      size: sizes[index])
+                switch entry.kind {
+                case .directory:
+                    try payload.addDirectory(path: path, mode: perms, modificationTime: mtime)
+                    record.kind = .directory
+                    record.mode = 0o040000 | perms
+                case .symlink:
+                    let target = entry.linkTarget ?? ""
+                    try payload.addSymlink(path: path, target: target, mode: 0o755, modificationTime: mtime)
+                    record.kind = .symlink
+                    record.mode = 0o120755
+                    record.linkTarget = target
+                    record.checksum = BomChecksum.checksum(of: Array(target.utf8))
+                case .file:
+                    var crc = BomChecksum()
+                    record.mode = 0o100000 | perms
+                    if entry.path == "ContentInfo.plist" {
+                        try payload.addFile(path: path, mode: perms, modificationTime: mtime, size: UInt64(contentInfo.count)) { write in
+                            try contentInfo.withUnsafeBytes { bytes in
+                                crc.update(bytes)
+                                try write(bytes)
+                            }
+                        }
+                    } else {
+                        try payload.addFile(path: path, mode: perms, modificationTime: mtime, size: entry.size) { write in
+                            try SourceFileReader.stream(source.sourcePath, expectedSize: entry.size) { bytes in
+                                crc.update(bytes)
+                                try write(bytes)
+                                progress.advance(UInt64(bytes.count))
+                            }
+                        }
+                    }
+                    record.checksum = crc.finalize()
+                default:
+                    throw IAPKitError.failed("\(entry.rawPath) is a \(entry.kind.name) and cannot be packaged")
+                }
+                bom.append(record)
+            }
+            try payload.finish()
+        }
+        try xar.addFile(path: component + "/Bom", mode: 0o644, modificationTime: time, encoding: .zlib,
+                        bytes: try BomWriter.write(bom))
+        try xar.addFile(path: component + "/PackageInfo", mode: 0o644, modificationTime: time, encoding: .zlib,
+                        bytes: ProductArchiveDocuments.packageInfo(componentName: name, numberOfFiles: scan.entries.count,
+                                                                   installKBytes: installKBytes))
+        try xar.addFile(path: "Distribution", mode: 0o644, modificationTime: time, encoding: .zlib,
+                        bytes: ProductArchiveDocuments.distribution(componentName: name, installKBytes: installKBytes))
+        // productbuild's order in the table of contents, whatever order the data went into the heap.
+        xar.setOrder(["Distribution", component, component + "/Bom", component + "/Payload", component + "/PackageInfo"])
+    }
+
+    /// The size pkgbuild records per payload entry: file bytes, link target length, 32 per folder child plus 64.
+    static func payloadSizes(_ scan: ContentFolderScan, contentInfoSize: UInt64) -> [UInt64] {
+        var children: [String: UInt64] = [:]
+        for source in scan.entries where !source.entry.components.isEmpty {
+            children[source.entry.components.dropLast().joined(separator: "/"), default: 0] += 1
+        }
+        return scan.entries.map { source in
+            let entry = source.entry
+            switch entry.kind {
+            case .directory: return 32 * ((children[entry.path] ?? 0) + 2)
+            case .symlink: return UInt64(entry.linkTarget?.utf8.count ?? 0)
+            default: return entry.path == "ContentInfo.plist" ? contentInfoSize : entry.size
+            }
+        }
+    }
+}
+
+/// The time stamps a build writes: one epoch for everything, or each file's own.
+struct EntryTimes {
+    /// The archive's creation time (and the product archive's own entries).
+    let archive: Int64
+    /// Set for reproducible builds.
+    let epoch: Int64?
+
+    /// The time to record for a source entry.
+    func entry(_ source: SourceEntry) -> Int64 { epoch ?? source.modificationTime }
+}
+
+/// Counts content bytes written and reports them.
+final class Progress: @unchecked Sendable {
+    let total: UInt64
+    private(set) var done: UInt64 = 0
+    private let report: (@Sendable (UInt64, UInt64) -> Void)?
+
+    init(total: UInt64, report: (@Sendable (UInt64, UInt64) -> Void)?) {
+        self.total = total
+        self.report = report
+    }
+
+    func advance(_ bytes: UInt64) {
+        done += bytes
+        report?(done, total)
+    }
+}

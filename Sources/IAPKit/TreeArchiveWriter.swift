@@ -1,0 +1,31 @@
+import IAPCore
+import XarKit
+
+/// Writes a content folder as a bare tree: ContentInfo.plist and Contents/ as xar entries.
+enum TreeArchiveWriter {
+    static func write(_ scan: ContentFolderScan, contentInfo: [UInt8], times: EntryTimes,
+                      to xar: XarWriter, progress: Progress) throws {
+        for source in scan.entries where !source.entry.components.isEmpty {
+            let entry = source.entry
+            let mtime = times.entry(source)
+            let perms = UInt32(entry.permissions & 0o777)
+            switch entry.kind {
+            case .directory:
+                try xar.addDirectory(path: entry.path, mode: perms, modificationTime: mtime)
+            case .symlink:
+                try xar.addSymlink(path: entry.path, target: entry.linkTarget ?? "", mode: 0o755, modificationTime: mtime)
+            case .file where entry.path == "ContentInfo.plist":
+                try xar.addFile(path: entry.path, mode: perms, modificationTime: mtime, encoding: .zlib, bytes: contentInfo)
+            case .file:
+                try xar.addFile(path: entry.path, mode: perms, modificationTime: mtime, encoding: .zlib) { sink in
+                    try SourceFileReader.stream(source.sourcePath, expectedSize: entry.size) { bytes in
+                        try sink(bytes)
+                        progress.advance(UInt64(bytes.count))
+                    }
+                }
+            default:
+                throw IAPKitError.failed("\(entry.rawPath) is a \(entry.kind.name) and cannot be packaged")
+            }
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import ArgumentParser
+import IAPKit
+
+/// `iapkg inspect`: what a package holds, without unpacking it.
+struct InspectCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "inspect",
+        abstract: "Show what a .pkg holds: shape, product, version, sizes and every file.",
+        discussion: """
+        Reads the table of contents and the Bom only (and the first entries of the Payload, to reach
+        ContentInfo.plist), so it takes milliseconds whatever the package's size. Both shapes are
+        read: 'product' (as productbuild --content makes) and 'tree' (as bsdtar --format xar makes).
+        inspect is not a validator; use 'iapkg validate' to check every rule.
+
+        Examples:
+          iapkg inspect com.example.books.harbour.chapter1-1.0.pkg
+          iapkg inspect level-pack.pkg --json | jq '.files[].path'
+        """)
+
+    @Argument(help: "The package to inspect.")
+    var package: String
+
+    @Flag(help: "Print a JSON document (schemaVersion 1) on stdout.")
+    var json = false
+
+    func run() throws {
+        try perform {
+            let report = try PackageInspector.inspect(package)
+            let console = Console.current
+            if json {
+                console.out(try JSONOutput.encode(report))
+            } else {
+                console.out(InspectText.render(report))
+            }
+            for note in report.notes { console.err(FindingText.line(note, path: package, console: console)) }
+        }
+    }
+}
+
+/// The text rendering of an inspect report.
+enum InspectText {
+    static func render(_ report: InspectReport) -> String {
+        var lines: [String] = [report.path]
+        func row(_ label: String, _ value: String) { lines.append("  " + label.padding(toLength: 13, withPad: " ", startingAt: 0) + value) }
+        row("shape", report.shape.rawValue + (report.componentName.map { " (component \($0).pkg)" } ?? ""))
+        row("product", report.productIdentifier ?? "?")
+        row("version", report.contentVersion ?? "?")
+        if !report.extraKeys.isEmpty { row("extra keys", report.extraKeys.joined(separator: ", ")) }
+        row("checksum", report.checksumAlgorithm)
+        row("compression", report.compression)
+        let count = { (kind: ContentEntry.Kind) in report.files.filter { $0.type == kind }.count }
+        row("entries", "\(report.fileCount) (\(count(.file)) files, \(count(.directory)) folders, \(count(.symlink)) links)")
+        row("package", "\(report.packageSize) bytes")
+        row("stored", "\(report.storedSize) bytes")
+        row("unpacked", "\(report.unpackedSize) bytes")
+        lines.append("")
+        let sizeWidth = max(4, report.files.map { String($0.size).count }.max() ?? 0)
+        lines.append("  TYPE  MODE  " + "SIZE".leftPadded(sizeWidth) + "  PATH")
+        for file in report.files {
+            let type = switch file.type {
+            case .file: "file"
+            case .directory: "dir "
+            case .symlink: "link"
+            default: String(file.type.name.prefix(4))
+            }
+            var line = "  \(type)  \(file.mode.leftPadded(4))  \(String(file.size).leftPadded(sizeWidth))  \(file.path)"
+            if let target = file.linkTarget { line += " -> \(target)" }
+            lines.append(line)
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension String {
+    func leftPadded(_ width: Int) -> String {
+        count >= width ? self : String(repeating: " ", count: width - count) + self
+    }
+}

@@ -1,0 +1,28 @@
+/// Caps the reader applies so hostile input costs bounded time and memory.
+public struct BomLimits: Equatable, Sendable {
+    /// Largest Bom accepted, in bytes.
+    public var maxBytes: Int
+    /// Most paths accepted in the Paths tree (and most entries in any other tree).
+    public var maxEntries: Int
+    /// Longest rebuilt path accepted, in UTF-8 bytes, counting the leading "./".
+    public var maxPathBytes: Int
+    /// Longest single path component accepted, in UTF-8 bytes.
+    public var maxNameBytes: Int
+    /// Deepest B-tree accepted (levels from the tree's root node down to its leaves).
+    public var maxTreeDepth: Int
+    /// Most named variables accepted in the variable table.
+    public var maxVariables: Int
+
+    /// Creates limits; the defaults fit any real content package.
+    public init(
+        maxBytes: Int = 256 << 20, maxEntries: Int = 1_000_000, maxPathBytes: Int = 1024,
+        maxNameBytes: Int = 255, maxTreeDepth: Int = 8, maxVariables: Int = 64
+    ) {
+        self.maxBytes = maxBytes
+        self.maxEntries = maxEntries
+        self.maxPathBytes = maxPathBytes
+        self.maxNameBytes = maxNameBytes
+        self.maxTreeDepth = maxTreeDepth
+        self.maxVariables = maxVariables
+    }
+}

@@ -1,0 +1,144 @@
+internal import IAPCore
+
+/// Decodes one or more concatenated gzip members from a byte source with IAPCore's Inflater,
+/// stopping with an error the moment the decoded total would pass a cap.
+///
+/// Bytes after a member must start another member (`1f 8b`); anything else is junk and an error.
+/// Input is fed to zlib in small slices so one call can expand to at most a few MiB (deflate
+/// expands by at most about 1032:1), which bounds memory however hostile the stream.
+final class GzipMemberDecoder {
+    /// Bytes read from the source at once.
+    static let inputCapacity = 64 * 1024
+    /// Compressed bytes handed to one `decompress` call.
+    static let sliceSize = 4 * 1024
+
+    private let source: (UnsafeMutableRawBufferPointer) throws -> Int
+    private let maxDecodedBytes: UInt64
+    private let input: UnsafeMutableRawBufferPointer
+    private var inputStart = 0
+    private var inputEnd = 0
+    private var sourceEnded = false
+    private var inflater: Inflater?
+    private var memberCount = 0
+    private var memberStartOffset: UInt64 = 0
+    /// True once the last member ended and the source had nothing more.
+    private(set) var isFinished = false
+    /// Decoded bytes produced so far.
+    private(set) var decodedBytes: UInt64 = 0
+    /// Source offset of the next compressed byte not yet given to zlib.
+    private(set) var compressedOffset: UInt64 = 0
+
+    /// Prepares to decode the bytes `source` yields (it returns 0 at the end), up to `maxDecodedBytes`.
+    init(maxDecodedBytes: UInt64, source: @escaping (UnsafeMutableRawBufferPointer) throws -> Int) {
+        self.maxDecodedBytes = maxDecodedBytes
+        self.source = source
+        input = .allocate(byteCount: Self.inputCapacity, alignment: 16)
+    }
+
+    deinit { input.deallocate() }
+
+    /// Decodes until at least `minimum` bytes were appended to `block` or the last member ended.
+    func decode(atLeast minimum: Int, into block: DecodedBlock) throws(PayloadError) {
+        var produced = 0
+        while produced < minimum && !isFinished {
+            let inflater: Inflater
+            if let current = self.inflater {
+                inflater = current
+            } else {
+                guard let started = try startMember() else { return }
+                inflater = started
+            }
+            if inputStart == inputEnd {
+                try fill(atLeast: 1)
+                guard inputStart < inputEnd else { throw .truncatedGzip(offset: compressedOffset) }
+            }
+            let sliceEnd = min(inputEnd, inputStart + Self.sliceSize)
+            let slice = UnsafeRawBufferPointer(rebasing: input[inputStart..<sliceEnd])
+            let consumed = try inflate(slice, with: inflater, into: block, produced: &produced)
+            inputStart += consumed
+            compressedOffset += UInt64(consumed)
+            if inflater.finished {
+                memberCount += 1
+                self.inflater = nil
+            } else if consumed == 0 {
+                throw .corruptGzip(offset: compressedOffset, reason: "zlib made no progress")
+            }
+        }
+    }
+
+    /// Starts the next member, or returns nil at a clean end after at least one member.
+    private func startMember() throws(PayloadError) -> Inflater? {
+        try fill(atLeast: 2)
+        let available = inputEnd - inputStart
+        if available == 0 && memberCount > 0 {
+            isFinished = true
+            return nil
+        }
+        guard available >= 2, input[inputStart] == 0x1f, input[inputStart + 1] == 0x8b else {
+            throw memberCount == 0 ? .notGzip(offset: compressedOffset) : .junkAfterGzip(offset: compressedOffset)
+        }
+        let inflater = Inflater(format: .gzip)
+        self.inflater = inflater
+        memberStartOffset = compressedOffset
+        return inflater
+    }
+
+    /// Runs one slice through zlib, enforcing the cap on every output chunk.
+    private func inflate(_ slice: UnsafeRawBufferPointer, with inflater: Inflater, into block: DecodedBlock,
+                         produced: inout Int) throws(PayloadError) -> Int {
+        let limit = maxDecodedBytes
+        var decoded = decodedBytes
+        var appended = 0
+        defer {
+            decodedBytes = decoded
+            produced += appended
+        }
+        do {
+            return try inflater.decompress(slice) { chunk in
+                guard UInt64(chunk.count) <= limit - decoded else {
+                    throw PayloadError.decompressionBomb(limit: limit, compressedOffset: self.compressedOffset)
+                }
+                guard block.append(chunk) else {
+                    throw PayloadError.corruptGzip(offset: self.compressedOffset,
+                                                   reason: "one slice decoded to more than \(DecodedBlock.maximumCapacity) bytes")
+                }
+                decoded += UInt64(chunk.count)
+                appended += chunk.count
+            }
+        } catch let error as PayloadError {
+            throw error
+        } catch let error as ZlibError {
+            throw .corruptGzip(offset: memberStartOffset + error.inputOffset, reason: error.reason)
+        } catch {
+            throw .corruptGzip(offset: compressedOffset, reason: String(describing: error))
+        }
+    }
+
+    /// Reads from the source until `count` bytes are buffered or it ends.
+    private func fill(atLeast count: Int) throws(PayloadError) {
+        while inputEnd - inputStart < count && !sourceEnded {
+            if inputStart > 0 {
+                let held = inputEnd - inputStart
+                if held > 0, let base = input.baseAddress {
+                    base.copyMemory(from: base + inputStart, byteCount: held)
+                }
+                inputStart = 0
+                inputEnd = held
+            }
+            let space = UnsafeMutableRawBufferPointer(rebasing: input[inputEnd...])
+            let read: Int
+            do {
+                read = try source(space)
+            } catch let error as PayloadError {
+                throw error
+            } catch {
+                throw .inputFailed(String(describing: error))
+            }
+            guard (0...space.count).contains(read) else {
+                throw .inputFailed("the source reported \(read) bytes for a \(space.count)-byte buffer")
+            }
+            if read == 0 { sourceEnded = true }
+            inputEnd += read
+        }
+    }
+}

@@ -1,0 +1,92 @@
+internal import CLibArchive
+
+/// One cpio entry of a payload, as its header states it (names are reported, never judged).
+public struct PayloadEntry: Equatable, Sendable {
+    /// What an entry is, decided from everything libarchive reports about it.
+    public enum Kind: Equatable, Sendable {
+        case file, directory, symlink, hardlink, fifo, characterDevice, blockDevice, socket
+        /// A file-type field (st_mode & 0o170000) that names no known type.
+        case unknown(UInt32)
+    }
+
+    /// The stored name, byte for byte (e.g. `./Contents/x`; `.` for the root).
+    public var path: String
+    /// The entry's type; a symlink target makes it `.symlink`, else a hard-link target `.hardlink`.
+    public var kind: Kind
+    /// The full st_mode: type bits and permission bits.
+    public var mode: UInt32
+    /// Owner user id.
+    public var uid: UInt32
+    /// Owner group id.
+    public var gid: UInt32
+    /// Data size from the header.
+    public var size: UInt64
+    /// Modification time in seconds since 1970.
+    public var modificationTime: Int64
+    /// A symlink's target.
+    public var linkTarget: String?
+    /// For a hard link, the path of the earlier entry it links to.
+    public var hardlinkTarget: String?
+    /// The inode number from the header.
+    public var inode: UInt64
+    /// The link count from the header.
+    public var nlink: UInt32
+    /// Byte offset of the entry's header in the decoded cpio stream.
+    public var headerOffset: UInt64
+
+    /// Builds an entry from field values (for tests and for callers that compare listings).
+    public init(path: String, kind: Kind, mode: UInt32, uid: UInt32 = 0, gid: UInt32 = 0, size: UInt64,
+                modificationTime: Int64, linkTarget: String? = nil, hardlinkTarget: String? = nil,
+                inode: UInt64, nlink: UInt32, headerOffset: UInt64) {
+        self.path = path
+        self.kind = kind
+        self.mode = mode
+        self.uid = uid
+        self.gid = gid
+        self.size = size
+        self.modificationTime = modificationTime
+        self.linkTarget = linkTarget
+        self.hardlinkTarget = hardlinkTarget
+        self.inode = inode
+        self.nlink = nlink
+        self.headerOffset = headerOffset
+    }
+
+    /// Reads libarchive's view of the current header; throws for fields that cannot be represented.
+    init(reading entry: OpaquePointer, headerOffset: UInt64) throws(PayloadError) {
+        func invalid(_ reason: String) -> PayloadError { .invalidEntry(headerOffset: headerOffset, reason: reason) }
+        func text(_ pointer: UnsafePointer<CChar>?, _ what: String) throws(PayloadError) -> String? {
+            guard let pointer else { return nil }
+            guard let value = String(validatingCString: pointer) else { throw invalid("its \(what) is not valid UTF-8") }
+            return value
+        }
+        guard let path = try text(archive_entry_pathname(entry), "name") else { throw invalid("it has no name") }
+        let linkTarget = try text(archive_entry_symlink(entry), "symlink target")
+        let hardlinkTarget = try text(archive_entry_hardlink(entry), "hard-link target")
+        guard let uid = UInt32(exactly: archive_entry_uid(entry)) else { throw invalid("its uid is out of range") }
+        guard let gid = UInt32(exactly: archive_entry_gid(entry)) else { throw invalid("its gid is out of range") }
+        guard let size = UInt64(exactly: archive_entry_size(entry)) else { throw invalid("its size is negative") }
+        guard let inode = UInt64(exactly: archive_entry_ino64(entry)) else { throw invalid("its inode is negative") }
+        let mode = UInt32(archive_entry_mode(entry))
+        self.init(path: path, kind: Self.kind(mode: mode, linkTarget: linkTarget, hardlinkTarget: hardlinkTarget),
+                  mode: mode, uid: uid, gid: gid, size: size, modificationTime: Int64(archive_entry_mtime(entry)),
+                  linkTarget: linkTarget, hardlinkTarget: hardlinkTarget, inode: inode,
+                  nlink: UInt32(archive_entry_nlink(entry)), headerOffset: headerOffset)
+    }
+
+    /// A symlink target wins over everything, then a hard-link target, then the type bits.
+    static func kind(mode: UInt32, linkTarget: String?, hardlinkTarget: String?) -> Kind {
+        if linkTarget != nil { return .symlink }
+        if hardlinkTarget != nil { return .hardlink }
+        switch mode & FileTypeBits.mask {
+        case FileTypeBits.regular: return .file
+        case FileTypeBits.directory: return .directory
+        case FileTypeBits.symlink: return .symlink
+        case FileTypeBits.fifo: return .fifo
+        case FileTypeBits.characterDevice: return .characterDevice
+        case FileTypeBits.blockDevice: return .blockDevice
+        case FileTypeBits.socket: return .socket
+        case let other: return .unknown(other)
+        }
+    }
+}

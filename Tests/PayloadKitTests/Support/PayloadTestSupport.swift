@@ -1,0 +1,98 @@
+import Foundation
+import IAPCore
+import PayloadKit
+
+/// One entry as read back, with its data.
+struct ReadEntry: Equatable {
+    var entry: PayloadEntry
+    var data: [UInt8]
+}
+
+/// Helpers shared by the payload tests.
+enum PayloadTestSupport {
+    /// A source closure over an in-memory byte array, handing out at most `chunk` bytes per call.
+    static func source(_ bytes: [UInt8], chunk: Int = 1000) -> (UnsafeMutableRawBufferPointer) throws -> Int {
+        var offset = 0
+        return { buffer in
+            let count = min(buffer.count, chunk, bytes.count - offset)
+            bytes.withUnsafeBytes { all in
+                buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: all[offset..<offset + count]))
+            }
+            offset += count
+            return count
+        }
+    }
+
+    /// Reads every entry and its data from a gzip'd payload held in memory.
+    static func readAll(_ payload: [UInt8], maxDecodedBytes: UInt64 = 64 << 20) throws -> [ReadEntry] {
+        let reader = try PayloadReader(maxDecodedBytes: maxDecodedBytes, source: source(payload))
+        var result: [ReadEntry] = []
+        var buffer = [UInt8](repeating: 0, count: 333)
+        while let entry = try reader.nextEntry() {
+            var data: [UInt8] = []
+            while true {
+                let count = try buffer.withUnsafeMutableBytes { try reader.readData(into: $0) }
+                if count == 0 { break }
+                data += buffer[0..<count]
+            }
+            result.append(ReadEntry(entry: entry, data: data))
+        }
+        return result
+    }
+
+    /// Reads every entry, returning the error that stopped the reader (nil if none did).
+    static func firstError(_ payload: [UInt8], maxDecodedBytes: UInt64 = 64 << 20) -> PayloadError? {
+        do {
+            _ = try readAll(payload, maxDecodedBytes: maxDecodedBytes)
+            return nil
+        } catch let error as PayloadError {
+            return error
+        } catch {
+            return .inputFailed("unexpected error type: \(error)")
+        }
+    }
+
+    /// Gzips raw cpio bytes the way an ordinary tool would (one member).
+    static func gzip(_ raw: [UInt8]) throws -> [UInt8] {
+        try Deflater.compress(raw, format: .gzip)
+    }
+
+    /// A fresh empty directory under the system temporary folder.
+    static func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("payloadkit-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// Output and exit status of a shell command line.
+    struct CommandResult {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// Runs `command` with /bin/sh in `directory`.
+    static func run(_ command: String, in directory: URL? = nil) throws -> CommandResult {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", command]
+        if let directory { process.currentDirectoryURL = directory }
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return CommandResult(status: process.terminationStatus,
+                             stdout: String(decoding: outData, as: UTF8.self),
+                             stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// Quotes `text` for /bin/sh.
+    static func shellQuoted(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}

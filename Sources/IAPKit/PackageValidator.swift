@@ -1,0 +1,123 @@
+import IAPCore
+import XarKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Validates a `.pkg` (either shape) or a content folder against every rule of FORMAT.md §6.
+/// Every finding is collected; the input is never trusted, decoded bytes are bounded.
+public enum PackageValidator {
+    /// Validates `path`. Throws only when the input cannot be read at all (missing, unreadable): exit 2.
+    public static func validate(_ path: String, options: ValidationOptions = .init()) throws(IAPKitError) -> ValidationReport {
+        var st = stat()
+        guard stat(path, &st) == 0 else { throw .system(SystemError("open", path: path)) }
+        if st.st_mode & S_IFMT == S_IFDIR {
+            return try validateFolder(path, options: options)
+        }
+        return try validatePackage(path, size: UInt64(st.st_size), options: options).report
+    }
+
+    /// The outcome of validating a package: the report, plus what unpack needs to write it.
+    struct PackageOutcome {
+        var report: ValidationReport
+        var info: ContentInfo?
+        var parts: PackageParts?
+        var archive: XarArchive?
+        var entries: [ContentEntry]
+    }
+
+    static func validatePackage(_ path: String, size: UInt64, options: ValidationOptions) throws(IAPKitError) -> PackageOutcome {
+        var findings = sizeFindings(path, size: size, options: options)
+        let archive: XarArchive
+        do {
+            archive = try XarArchive.open(path: path)
+        } catch {
+            guard let rule = error.rule else { throw .system(SystemError("read", path: path, code: EIO)) }
+            findings.append(.error(rule, error.entry, offset: error.offset, "\(error.message); \(error.advice)"))
+            return PackageOutcome(report: ValidationReport(path: path, shape: nil, info: nil, findings: findings, strict: options.strict),
+                                  info: nil, parts: nil, archive: nil, entries: [])
+        }
+        findings += archive.findings
+        let (parts, shapeFindings) = PackageParts.detect(archive.toc)
+        findings += shapeFindings
+        let content: PackageContent = switch parts.shape {
+        case .product: ProductPackageChecker.check(archive, parts: parts)
+        case .tree: TreePackageChecker.check(archive)
+        }
+        findings += content.findings
+        var info: ContentInfo?
+        if let plist = content.contentInfo {
+            let (read, plistFindings) = ContentInfo.read(plist)
+            info = read
+            findings += plistFindings
+        }
+        findings += ContentRules.check(content.entries)
+        findings += expectationFindings(info, options: options)
+        let report = ValidationReport(path: path, shape: parts.shape == .product ? .product : .tree, info: info,
+                                      findings: findings, strict: options.strict)
+        return PackageOutcome(report: report, info: info, parts: parts, archive: archive, entries: content.entries)
+    }
+
+    static func validateFolder(_ path: String, options: ValidationOptions) throws(IAPKitError) -> ValidationReport {
+        let scan: ContentFolderScan
+        do { scan = try ContentFolderScanner.scan(path, excludeJunk: false) } catch {
+            throw .system(error as? SystemError ?? SystemError("read folder", path: path, code: EIO))
+        }
+        var findings: [Finding] = []
+        var info: ContentInfo?
+        if let plist = scan.entries.first(where: { $0.entry.path == "ContentInfo.plist" && $0.entry.kind == .file }) {
+            if plist.entry.size > UInt64(ContentInfo.maxBytes) {
+                findings.append(.error("plist-size", "ContentInfo.plist", "ContentInfo.plist is \(plist.entry.size) bytes; at most 1 MiB is allowed"))
+            } else {
+                var bytes: [UInt8] = []
+                do {
+                    try SourceFileReader.stream(plist.sourcePath, expectedSize: plist.entry.size) { bytes.append(contentsOf: $0) }
+                } catch {
+                    throw .system(error as? SystemError ?? SystemError("read", path: plist.sourcePath, code: EIO))
+                }
+                let (read, plistFindings) = ContentInfo.read(bytes)
+                info = read
+                findings += plistFindings
+            }
+        }
+        findings += ContentRules.check(scan.entries.map(\.entry))
+        findings += expectationFindings(info, options: options)
+        return ValidationReport(path: path, shape: .folder, info: info, findings: findings, strict: options.strict)
+    }
+
+    private static func sizeFindings(_ path: String, size: UInt64, options: ValidationOptions) -> [Finding] {
+        var findings: [Finding] = []
+        if size > options.maxSize {
+            findings.append(.error("size-package-limit", nil,
+                "the package is \(size) bytes, over the \(options.maxSize)-byte limit (Apple's cap is 2 GiB = 2,147,483,648 bytes); split the content"))
+        } else if size > 2_000_000_000 && options.maxSize == PackageBuilder.maxPackageBytes {
+            findings.append(.warning("size-package-near-limit", nil,
+                "the package is \(size) bytes, above 2,000,000,000: Apple's \"2 GB\" may mean decimal gigabytes"))
+        }
+        if !path.lowercased().hasSuffix(".pkg") {
+            findings.append(.warning("hygiene-extension", nil, "the file name does not end in .pkg, which App Store uploads required"))
+        }
+        return findings
+    }
+
+    private static func expectationFindings(_ info: ContentInfo?, options: ValidationOptions) -> [Finding] {
+        guard let info else { return [] }
+        var findings: [Finding] = []
+        if let expected = options.productIdentifier, expected != info.productIdentifier {
+            findings.append(.error("plist-product-id-mismatch", "ContentInfo.plist",
+                "IAPProductIdentifier is '\(info.productIdentifier)', but '\(expected)' was expected"))
+        }
+        if let floor = options.newerThan, !(info.contentVersion > floor) {
+            findings.append(.error("plist-version-not-newer", "ContentInfo.plist",
+                "ContentVersion \(info.contentVersion) is not greater than \(floor); raise it with iapkg bump"))
+        }
+        return findings
+    }
+}
+
+/// What a shape checker found inside a package: the content entries, the plist's bytes, findings.
+struct PackageContent {
+    var entries: [ContentEntry] = []
+    var contentInfo: [UInt8]?
+    var findings: [Finding] = []
+}

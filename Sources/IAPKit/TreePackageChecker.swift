@@ -1,0 +1,79 @@
+import IAPCore
+import XarKit
+
+/// Checks a bare-tree package: every xar entry becomes a content entry, every file's data is
+/// decoded (bounded, checksummed) and sniffed for executable code.
+enum TreePackageChecker {
+    static func check(_ archive: XarArchive) -> PackageContent {
+        var content = PackageContent()
+        let pathByID = Dictionary(archive.toc.files.compactMap { file in file.id.map { ($0, file.path) } },
+                                  uniquingKeysWith: { first, _ in first })
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 64)
+        defer { buffer.deallocate() }
+        for file in archive.toc.files {
+            var entry = ContentEntry(rawPath: file.path, kind: ContentEntry.Kind(file.type),
+                                     permissions: (file.mode ?? 0o644) & 0o7777, size: file.data?.size ?? 0,
+                                     linkTarget: file.linkTarget, hasExtendedAttributes: file.hasExtendedAttributes,
+                                     hasFlags: file.hasFlags, offset: file.data.map { archive.heapOffset &+ $0.offset })
+            switch file.hardLink {
+            case .original?: entry.kind = .file
+            case .target(let id)?:
+                entry.kind = .hardlink
+                entry.hardlinkTarget = pathByID[id] ?? "#\(id)"
+            case nil where file.type == .hardlink:
+                entry.hardlinkTarget = nil
+            case nil: break
+            }
+            if file.type == .file, file.linkTarget != nil {
+                content.findings.append(.error("xar-file-type", file.path, offset: entry.offset,
+                    "the entry is typed 'file' but carries a link target; readers disagree on what it is — rebuild the package"))
+            }
+            if entry.kind == .file, let data = file.data {
+                if let bomb = DecompressionBombCheck.finding(entry: file.path, declared: data.size, stored: data.length, offset: entry.offset) {
+                    content.findings.append(bomb)
+                } else {
+                    decode(file, archive: archive, into: &entry, content: &content, buffer: buffer)
+                }
+            }
+            content.entries.append(entry)
+        }
+        return content
+    }
+
+    private static func decode(_ file: XarFile, archive: XarArchive, into entry: inout ContentEntry,
+                               content: inout PackageContent, buffer: UnsafeMutableRawBufferPointer) {
+        let isPlist = entry.components == ["ContentInfo.plist"]
+        var sniffer = ExecutableSniffer(fileSize: entry.size)
+        var plist: [UInt8] = []
+        do throws(XarError) {
+            let stream = try archive.dataStream(for: file)
+            while true {
+                let n = try stream.read(into: buffer)
+                if n == 0 { break }
+                let piece = UnsafeRawBufferPointer(rebasing: buffer[0..<n])
+                sniffer.feed(piece)
+                if isPlist && plist.count <= ContentInfo.maxBytes { plist.append(contentsOf: piece) }
+            }
+            entry.sniff = sniffer.finish()
+            if isPlist { content.contentInfo = plist }
+        } catch {
+            content.findings.append(.error(error.rule ?? "xar-data", error.entry ?? file.path, offset: error.offset,
+                                           "\(error.message); \(error.advice)"))
+        }
+    }
+}
+
+/// Refuses, before decoding, data that claims more bytes than its stored form could ever hold.
+enum DecompressionBombCheck {
+    /// deflate's best case is about 1032:1; allow that plus a little slack.
+    static let maxRatio: UInt64 = 1032
+
+    /// A `size-declared-bomb` finding when `declared` decoded bytes cannot come from `stored` bytes.
+    static func finding(entry: String?, declared: UInt64, stored: UInt64, offset: UInt64?) -> Finding? {
+        let (product, overflow) = stored.multipliedReportingOverflow(by: maxRatio)
+        let possible = overflow ? UInt64.max : product &+ 4096
+        guard declared > possible else { return nil }
+        return .error("size-declared-bomb", entry, offset: offset,
+            "the entry declares \(declared) decoded bytes from only \(stored) stored bytes, more than any compression achieves: a decompression bomb; refuse the package")
+    }
+}

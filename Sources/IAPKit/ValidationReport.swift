@@ -1,0 +1,55 @@
+import IAPCore
+
+/// How strictly, and against what, `PackageValidator` judges.
+public struct ValidationOptions: Sendable {
+    /// Warnings count as errors.
+    public var strict: Bool
+    /// The product identifier the package must carry.
+    public var productIdentifier: String?
+    /// A version the package's ContentVersion must be greater than.
+    public var newerThan: ContentVersion?
+    /// Largest package accepted (default 2 GiB, Apple's cap).
+    public var maxSize: UInt64
+
+    public init(strict: Bool = false, productIdentifier: String? = nil, newerThan: ContentVersion? = nil,
+                maxSize: UInt64 = PackageBuilder.maxPackageBytes) {
+        self.strict = strict
+        self.productIdentifier = productIdentifier
+        self.newerThan = newerThan
+        self.maxSize = maxSize
+    }
+}
+
+/// The verdict on one input (a .pkg or a content folder).
+public struct ValidationReport: Codable, Sendable {
+    /// What was validated: a package of either shape, or a content folder.
+    public enum Kind: String, Codable, Sendable {
+        case product, tree, folder
+    }
+
+    public var path: String
+    public var valid: Bool
+    /// The package's shape ("product", "tree") or "folder"; nil when the container could not be read.
+    public var shape: Kind?
+    public var productIdentifier: String?
+    public var contentVersion: String?
+    public var errors: Int
+    public var warnings: Int
+    public var findings: [Finding]
+
+    /// Assembles a report; with `strict`, warnings become errors.
+    init(path: String, shape: Kind?, info: ContentInfo?, findings: [Finding], strict: Bool) {
+        var all = findings
+        if strict {
+            for i in all.indices where all[i].severity == .warning { all[i].severity = .error }
+        }
+        self.path = path
+        self.shape = shape
+        self.productIdentifier = info?.productIdentifier
+        self.contentVersion = info?.contentVersion.text
+        self.errors = all.filter { $0.severity == .error }.count
+        self.warnings = all.filter { $0.severity == .warning }.count
+        self.valid = errors == 0
+        self.findings = all
+    }
+}

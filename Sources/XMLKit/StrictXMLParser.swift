@@ -25,6 +25,9 @@ public final class StrictXMLParser {
 
     deinit { xmlFreeParserCtxt(context) }
 
+    /// Bytes of input libxml2 has consumed so far; read inside an event callback, it locates that event.
+    var consumedByteCount: Int { Int(xmlByteConsumed(context)) }
+
     /// Parses the next piece of the document.
     public func feed(_ bytes: UnsafeRawBufferPointer) throws(XMLError) {
         fed += bytes.count

@@ -1,0 +1,32 @@
+/// The two encodings a property list may come in.
+public enum PropertyListFormat: Sendable {
+    /// Apple's XML plist (`<plist version="1.0">`).
+    case xml
+    /// Apple's binary plist (`bplist00`).
+    case binary
+}
+
+/// Reads a property list from bytes, XML or binary, strictly and within bounds.
+public enum PropertyListReader {
+    /// Deepest value nesting accepted; the root value is at depth 1.
+    public static let maxDepth = 64
+    /// Most values one document may produce (shared binary objects count each time they are used).
+    public static let maxValues = 1 << 18
+
+    /// Parses `bytes` (at most `maxBytes`) as a binary plist when it starts with `bplist00`, else as XML.
+    public static func read(_ bytes: [UInt8], maxBytes: Int = 1 << 20)
+        throws(PropertyListError) -> (PropertyListValue, PropertyListFormat) {
+        guard bytes.count <= maxBytes else {
+            throw PropertyListError(.tooLarge, "the property list is \(bytes.count) bytes, more than the \(maxBytes) allowed")
+        }
+        if bytes.starts(with: Array("bplist00".utf8)) {
+            return (try PropertyListBinaryReader.read(bytes), .binary)
+        }
+        if bytes.starts(with: Array("bplist".utf8)) {
+            let version = String(decoding: bytes.prefix(8).dropFirst(6), as: UTF8.self)
+            throw PropertyListError(.unsupported, "binary property list version '\(version)' is not supported; only bplist00 is",
+                                    at: .byteOffset(6))
+        }
+        return (try PropertyListXMLReader.read(bytes, maxBytes: maxBytes).0, .xml)
+    }
+}

@@ -187,6 +187,13 @@ public struct XarTOCChecksum: Equatable, Sendable {
     /// Digest length in bytes, if given as a valid number.
     public var size: UInt64?
 
+    /// A TOC checksum description.
+    public init(style: String, offset: UInt64? = nil, size: UInt64? = nil) {
+        self.style = style
+        self.offset = offset
+        self.size = size
+    }
+
     /// The algorithm the style names, if supported.
     public var algorithm: DigestAlgorithm? { DigestAlgorithm(xarStyle: style) }
 }
@@ -205,6 +212,17 @@ public struct XarTOC: Equatable, Sendable {
     public var hasXSignature: Bool
     /// Every `<file>`, parents before their children (document order).
     public var files: [XarFile]
+
+    /// A TOC with every field given.
+    public init(checksum: XarTOCChecksum?, checksumCount: Int, creationTime: String?, hasSignature: Bool,
+                hasXSignature: Bool, files: [XarFile]) {
+        self.checksum = checksum
+        self.checksumCount = checksumCount
+        self.creationTime = creationTime
+        self.hasSignature = hasSignature
+        self.hasXSignature = hasXSignature
+        self.files = files
+    }
 
     /// The first file whose full path is `path`.
     public func file(atPath path: String) -> XarFile? {

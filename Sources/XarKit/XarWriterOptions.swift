@@ -2,7 +2,8 @@ import IAPCore
 
 /// How a `XarWriter` writes: digest algorithm, creation time, compression.
 public struct XarWriterOptions: Sendable {
-    /// Digest for the TOC checksum and every file's checksums.
+    /// Digest for the TOC checksum and every file's checksums. Only SHA-1 (the default) is read by
+    /// libarchive: it refuses header code 3, which IAPCore maps to SHA-256 (Apple's xar: "other").
     public var checksum: DigestAlgorithm
     /// The `<creation-time>` text, ISO-8601 `YYYY-MM-DDTHH:MM:SSZ`.
     public var creationTime: String

@@ -1,2 +1,0 @@
-/// Placeholder so the module builds before its code lands.
-enum XarKitModule {}

@@ -1,0 +1,343 @@
+import IAPCore
+import XMLKit
+
+/// A heap range the TOC names outside file data (extended attributes, signatures).
+struct ExtraHeapRange {
+    var offset: UInt64
+    var length: UInt64
+    var fileIndex: Int?
+    var what: String
+}
+
+/// Builds the TOC model from parser events, one element at a time, never holding the document.
+final class TOCHandler: XMLEventHandler {
+    /// Where the parse stands: what each open element means to xar.
+    private enum Node {
+        case xar, toc, tocChecksum, signature, file, data, ea, ignored
+        case leaf(Leaf)
+    }
+
+    /// An element whose text we keep.
+    private enum Leaf {
+        case tocChecksumOffset, tocChecksumSize, creationTime, signatureOffset, signatureSize
+        case name, type, mode, uid, gid, user, group, mtime, link
+        case dataOffset, dataLength, dataSize, archivedChecksum, extractedChecksum
+        case eaOffset, eaLength
+    }
+
+    /// The state of one open `<file>`.
+    private struct FileFrame {
+        var index: Int
+        var nameCount = 0
+        var typeCount = 0
+        var dataCount = 0
+    }
+
+    /// The state of one open `<data>`.
+    private struct DataFrame {
+        var offset: UInt64?
+        var length: UInt64?
+        var size: UInt64?
+        var encoding: XarEncoding?
+        var archived: XarChecksum?
+        var extracted: XarChecksum?
+        var duplicates: [String] = []
+        var checksumStyle: String?
+    }
+
+    private let limits: XarLimits
+    private var stack: [Node] = []
+    private var fileFrames: [FileFrame] = []
+    private var dataFrame = DataFrame()
+    private var eaOffset: UInt64?
+    private var eaLength: UInt64?
+    private var signatureOffset: UInt64?
+    private var signatureSize: UInt64?
+    private var signatureName = ""
+    private var leafStyle: String?
+    private var text = ""
+    private var tocCount = 0
+
+    private(set) var toc = XarTOC(checksum: nil, checksumCount: 0, creationTime: nil, hasSignature: false,
+                                  hasXSignature: false, files: [])
+    /// Findings, each with the index of the file it concerns (its path is known only at the end).
+    private(set) var findings: [(fileIndex: Int?, finding: Finding)] = []
+    private(set) var extraRanges: [ExtraHeapRange] = []
+    /// Findings not kept because `maxFindings` was reached.
+    private(set) var droppedFindings = 0
+    /// True once `<xar><toc>` has been seen.
+    var sawTOC: Bool { tocCount > 0 }
+
+    init(limits: XarLimits) { self.limits = limits }
+
+    func startElement(_ name: String, attributes: [XMLAttribute], line: Int) throws(XMLError) {
+        let node = try node(for: name, attributes: attributes, under: stack.last, line: line)
+        stack.append(node)
+        if case .leaf = node { text = "" }
+    }
+
+    func characters(_ piece: String) throws(XMLError) {
+        guard case .leaf = stack.last else { return }
+        guard text.utf8.count + piece.utf8.count <= limits.maxTextBytes else {
+            throw XMLError(.limit, "an element's text is longer than \(limits.maxTextBytes) bytes")
+        }
+        text += piece
+    }
+
+    func endElement(_ name: String) throws(XMLError) {
+        guard let node = stack.popLast() else { return }
+        switch node {
+        case .leaf(let leaf): finishLeaf(leaf)
+        case .file: finishFile()
+        case .data: finishData()
+        case .ea:
+            if let offset = eaOffset, let length = eaLength {
+                extraRanges.append(ExtraHeapRange(offset: offset, length: length, fileIndex: fileFrames.last?.index,
+                                                  what: "extended attribute"))
+            }
+        case .signature:
+            if let offset = signatureOffset, let size = signatureSize {
+                extraRanges.append(ExtraHeapRange(offset: offset, length: size, fileIndex: nil, what: signatureName))
+            }
+        default: break
+        }
+    }
+
+    // MARK: - Opening elements
+
+    private func node(for name: String, attributes: [XMLAttribute], under parent: Node?, line: Int) throws(XMLError) -> Node {
+        func attribute(_ key: String) -> String? { attributes.first { $0.name == key }?.value }
+        guard let parent else {
+            guard name == "xar" else { throw XMLError(.content, "the root element is <\(name)>, not <xar>", line: line) }
+            return .xar
+        }
+        switch parent {
+        case .xar:
+            guard name == "toc" else { return .ignored }
+            tocCount += 1
+            guard tocCount == 1 else { throw XMLError(.content, "more than one <toc>", line: line) }
+            return .toc
+        case .toc:
+            switch name {
+            case "checksum":
+                toc.checksumCount += 1
+                if toc.checksumCount == 1 { toc.checksum = XarTOCChecksum(style: attribute("style") ?? "") }
+                return .tocChecksum
+            case "creation-time": return .leaf(.creationTime)
+            case "signature", "x-signature":
+                if name == "signature" { toc.hasSignature = true } else { toc.hasXSignature = true }
+                signatureName = name
+                signatureOffset = nil
+                signatureSize = nil
+                return .signature
+            case "file": return try openFile(parent: nil, attributes: attributes, line: line)
+            default: return .ignored
+            }
+        case .tocChecksum:
+            guard toc.checksumCount == 1 else { return .ignored }
+            switch name {
+            case "offset": return .leaf(.tocChecksumOffset)
+            case "size": return .leaf(.tocChecksumSize)
+            default: return .ignored
+            }
+        case .signature:
+            switch name {
+            case "offset": return .leaf(.signatureOffset)
+            case "size": return .leaf(.signatureSize)
+            default: return .ignored
+            }
+        case .file:
+            guard let frame = fileFrames.last else { return .ignored }
+            switch name {
+            case "file": return try openFile(parent: frame.index, attributes: attributes, line: line)
+            case "name":
+                fileFrames[fileFrames.count - 1].nameCount += 1
+                return .leaf(.name)
+            case "type":
+                fileFrames[fileFrames.count - 1].typeCount += 1
+                if let link = attribute("link") { setHardLink(link) }
+                return .leaf(.type)
+            case "mode": return .leaf(.mode)
+            case "uid": return .leaf(.uid)
+            case "gid": return .leaf(.gid)
+            case "user": return .leaf(.user)
+            case "group": return .leaf(.group)
+            case "mtime": return .leaf(.mtime)
+            case "link":
+                toc.files[frame.index].linkType = attribute("type")
+                return .leaf(.link)
+            case "data":
+                fileFrames[fileFrames.count - 1].dataCount += 1
+                dataFrame = DataFrame()
+                return .data
+            case "ea":
+                toc.files[frame.index].hasExtendedAttributes = true
+                eaOffset = nil
+                eaLength = nil
+                return .ea
+            case "flags":
+                toc.files[frame.index].hasFlags = true
+                return .ignored
+            default: return .ignored
+            }
+        case .data:
+            switch name {
+            case "offset": return dataLeaf(.dataOffset, present: dataFrame.offset != nil, name)
+            case "length": return dataLeaf(.dataLength, present: dataFrame.length != nil, name)
+            case "size": return dataLeaf(.dataSize, present: dataFrame.size != nil, name)
+            case "encoding":
+                if dataFrame.encoding != nil { dataFrame.duplicates.append(name) }
+                dataFrame.encoding = XarEncoding(style: attribute("style") ?? "")
+                return .ignored
+            case "archived-checksum":
+                if dataFrame.archived != nil { dataFrame.duplicates.append(name) }
+                leafStyle = attribute("style")
+                return .leaf(.archivedChecksum)
+            case "extracted-checksum", "unarchived-checksum":
+                if dataFrame.extracted != nil { dataFrame.duplicates.append(name) }
+                leafStyle = attribute("style")
+                return .leaf(.extractedChecksum)
+            default: return .ignored
+            }
+        case .ea:
+            switch name {
+            case "offset": return .leaf(.eaOffset)
+            case "length": return .leaf(.eaLength)
+            default: return .ignored
+            }
+        case .leaf, .ignored:
+            return .ignored
+        }
+    }
+
+    private func dataLeaf(_ leaf: Leaf, present: Bool, _ name: String) -> Node {
+        if present { dataFrame.duplicates.append(name) }
+        return .leaf(leaf)
+    }
+
+    private func openFile(parent: Int?, attributes: [XMLAttribute], line: Int) throws(XMLError) -> Node {
+        guard toc.files.count < limits.maxFiles else {
+            throw XMLError(.limit, "the TOC lists more than \(limits.maxFiles) files", line: line)
+        }
+        let index = toc.files.count
+        var id: UInt64?
+        if let idText = attributes.first(where: { $0.name == "id" })?.value {
+            id = XarNumber.decimal(idText)
+            if id == nil {
+                note(index, .xarError("xar-number", "file id \"\(idText)\" is not a plain decimal number that fits in 64 bits (line \(line))"))
+            }
+        } else {
+            note(index, .xarError("xar-file-id", "a <file> has no id attribute (line \(line))"))
+        }
+        toc.files.append(XarFile(id: id, name: "", path: "", parentIndex: parent, type: .other("")))
+        fileFrames.append(FileFrame(index: index))
+        return .file
+    }
+
+    private func setHardLink(_ link: String) {
+        guard let index = fileFrames.last?.index else { return }
+        if link == "original" {
+            toc.files[index].hardLink = .original
+        } else if let target = XarNumber.decimal(link) {
+            toc.files[index].hardLink = .target(target)
+        } else {
+            note(index, .xarError("xar-number", "hard-link reference link=\"\(link)\" is neither \"original\" nor a file id"))
+        }
+    }
+
+    // MARK: - Closing elements
+
+    private func finishLeaf(_ leaf: Leaf) {
+        let index = fileFrames.last?.index
+        switch leaf {
+        case .creationTime: toc.creationTime = text
+        case .tocChecksumOffset: toc.checksum?.offset = number("TOC checksum <offset>", nil)
+        case .tocChecksumSize: toc.checksum?.size = number("TOC checksum <size>", nil)
+        case .signatureOffset: signatureOffset = number("<\(signatureName)> <offset>", nil)
+        case .signatureSize: signatureSize = number("<\(signatureName)> <size>", nil)
+        case .eaOffset: eaOffset = number("<ea> <offset>", index)
+        case .eaLength: eaLength = number("<ea> <length>", index)
+        case .dataOffset: dataFrame.offset = number("<data> <offset>", index)
+        case .dataLength: dataFrame.length = number("<data> <length>", index)
+        case .dataSize: dataFrame.size = number("<data> <size>", index)
+        case .archivedChecksum, .extractedChecksum:
+            let archived = leaf == .archivedChecksum
+            let rule = archived ? "xar-archived-checksum" : "xar-extracted-checksum"
+            guard let digest = Hex.decode(text), !digest.isEmpty else {
+                note(index, .xarError(rule, "the \(archived ? "archived" : "extracted") checksum \"\(text.prefix(80))\" is not hexadecimal"))
+                return
+            }
+            let checksum = XarChecksum(style: leafStyle ?? "", digest: digest)
+            if archived { dataFrame.archived = checksum } else { dataFrame.extracted = checksum }
+        default:
+            guard let index else { return }
+            finishFileLeaf(leaf, index)
+        }
+    }
+
+    private func finishFileLeaf(_ leaf: Leaf, _ index: Int) {
+        switch leaf {
+        case .name: if toc.files[index].name.isEmpty { toc.files[index].name = text }
+        case .type: toc.files[index].type = XarFileType(xarName: text)
+        case .mode:
+            toc.files[index].mode = XarNumber.octal(text)
+            if toc.files[index].mode == nil {
+                note(index, .xarError("xar-number", "<mode> \"\(text.prefix(80))\" is not an octal number that fits in 32 bits"))
+            }
+        case .uid: toc.files[index].uid = number("<uid>", index)
+        case .gid: toc.files[index].gid = number("<gid>", index)
+        case .user: toc.files[index].user = text
+        case .group: toc.files[index].group = text
+        case .mtime: toc.files[index].mtime = text
+        case .link: toc.files[index].linkTarget = text
+        default: break
+        }
+    }
+
+    private func number(_ what: String, _ index: Int?) -> UInt64? {
+        if let value = XarNumber.decimal(text) { return value }
+        note(index, .xarError("xar-number", "\(what) \"\(text.prefix(80))\" is not a plain decimal number that fits in 64 bits"))
+        return nil
+    }
+
+    private func finishData() {
+        guard let index = fileFrames.last?.index else { return }
+        let frame = dataFrame
+        if fileFrames[fileFrames.count - 1].dataCount > 1 {
+            note(index, .xarError("xar-data-fields", "the file has more than one <data>"))
+            return
+        }
+        if !frame.duplicates.isEmpty {
+            note(index, .xarError("xar-data-fields", "<data> repeats \(frame.duplicates.joined(separator: ", "))"))
+        }
+        guard let offset = frame.offset, let length = frame.length, let size = frame.size else {
+            let missing = [("offset", frame.offset), ("length", frame.length), ("size", frame.size)]
+                .filter { $0.1 == nil }.map { "<\($0.0)>" }.joined(separator: ", ")
+            note(index, .xarError("xar-data-fields", "<data> lacks a valid \(missing)"))
+            return
+        }
+        if frame.encoding == nil {
+            note(index, .xarError("xar-encoding", "<data> has no <encoding>; it is read as stored bytes"))
+        }
+        toc.files[index].data = XarData(offset: offset, length: length, size: size, encoding: frame.encoding ?? .stored,
+                                        archivedChecksum: frame.archived, extractedChecksum: frame.extracted)
+    }
+
+    private func finishFile() {
+        guard let frame = fileFrames.popLast() else { return }
+        if frame.nameCount != 1 {
+            note(frame.index, .xarError("xar-file-name", frame.nameCount == 0 ? "the file has no <name>" : "the file has \(frame.nameCount) <name> elements"))
+        }
+        if frame.typeCount != 1 {
+            note(frame.index, .xarError("xar-file-type", frame.typeCount == 0 ? "the file has no <type>" : "the file has \(frame.typeCount) <type> elements"))
+        }
+    }
+
+    private func note(_ index: Int?, _ finding: Finding) {
+        guard findings.count < limits.maxFindings else {
+            droppedFindings += 1
+            return
+        }
+        findings.append((index, finding))
+    }
+}

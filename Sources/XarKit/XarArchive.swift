@@ -1,0 +1,148 @@
+import IAPCore
+
+/// A xar archive opened strictly: header and TOC parsed and checked, data read on demand.
+public final class XarArchive: @unchecked Sendable {
+    /// The path the archive was opened from.
+    public let path: String
+    /// The archive file's size in bytes.
+    public let fileSize: UInt64
+    /// The 28-byte header.
+    public let header: XarHeader
+    /// Where the heap starts: 28 + the declared compressed TOC length.
+    public let heapOffset: UInt64
+    /// The table of contents.
+    public let toc: XarTOC
+    /// Every problem found while opening, in the order found.
+    public let findings: [Finding]
+    /// The limits the archive was opened with.
+    public let limits: XarLimits
+    let descriptor: FileDescriptor
+
+    private init(path: String, fileSize: UInt64, header: XarHeader, toc: XarTOC, findings: [Finding],
+                 limits: XarLimits, descriptor: FileDescriptor) {
+        self.path = path
+        self.fileSize = fileSize
+        self.header = header
+        self.heapOffset = UInt64(XarHeader.byteCount) + header.tocCompressedLength
+        self.toc = toc
+        self.findings = findings
+        self.limits = limits
+        self.descriptor = descriptor
+    }
+
+    /// Opens and checks the archive at `path`; throws when it is not a readable xar at all.
+    public static func open(path: String, limits: XarLimits = .init()) throws(XarError) -> XarArchive {
+        let descriptor = try xarIO("opening \(path)") { try FileDescriptor.openForReading(path) }
+        let fileSize = try xarIO("reading the size of \(path)") { try descriptor.size() }
+        let headerBytes = try xarIO("reading \(path)") { try descriptor.read(count: XarHeader.byteCount, at: 0) }
+        var findings: [Finding] = []
+        let header = try checkHeader(headerBytes, fileSize: fileSize, limits: limits, findings: &findings)
+        let result = try TOCReader.read(descriptor, header: header, limits: limits)
+        findings += result.findings
+        var checker = HeapChecker(header: header, fileSize: fileSize, toc: result.toc, limits: limits)
+        try checker.checkTOCChecksum(digest: result.compressedDigest, descriptor: descriptor)
+        checker.checkFiles()
+        checker.checkRanges(extra: result.extraRanges)
+        findings += checker.findings
+        if findings.count > limits.maxFindings {
+            let dropped = findings.count - limits.maxFindings
+            findings.removeLast(dropped)
+            findings.append(.xarError("xar-toc-xml", "\(dropped) more findings were not listed"))
+        }
+        return XarArchive(path: path, fileSize: fileSize, header: header, toc: result.toc, findings: findings,
+                          limits: limits, descriptor: descriptor)
+    }
+
+    private static func checkHeader(_ bytes: [UInt8], fileSize: UInt64, limits: XarLimits,
+                                    findings: inout [Finding]) throws(XarError) -> XarHeader {
+        guard bytes.count >= 4, bytes.uint32BE(at: 0) == XarHeader.expectedMagic else {
+            throw XarError(rule: "xar-magic", "the file does not start with the xar magic \"xar!\"", offset: 0,
+                           advice: "this is not a xar archive (flat package); check that the right file was given")
+        }
+        guard let header = XarHeader.parse(bytes) else {
+            throw XarError(rule: "xar-header-size", "the file ends inside the 28-byte xar header", offset: UInt64(bytes.count),
+                           advice: "the archive is truncated; rebuild or download it again")
+        }
+        guard header.headerSize == UInt16(XarHeader.byteCount) else {
+            throw XarError(rule: "xar-header-size", "the header declares a size of \(header.headerSize) bytes, not 28", offset: 4,
+                           advice: "only 28-byte xar headers are accepted; rebuild the archive with a standard xar writer")
+        }
+        if header.version != 1 {
+            findings.append(.xarError("xar-version", offset: 6, "the header declares version \(header.version), not 1"))
+        }
+        switch header.checksumAlgorithmCode {
+        case 0:
+            findings.append(.xarError("xar-checksum-none", offset: 24,
+                                   "the header's TOC checksum algorithm is \"none\": the TOC cannot be verified"))
+        case DigestAlgorithm.md5.xarHeaderCode:
+            findings.append(.xarWarning("xar-checksum-md5", offset: 24, "the TOC checksum algorithm is MD5, which is broken; use SHA-1 or better"))
+        default:
+            if header.checksumAlgorithm == nil {
+                findings.append(.xarError("xar-checksum-none", offset: 24,
+                                       "the header's TOC checksum algorithm code \(header.checksumAlgorithmCode) is unknown: the TOC cannot be verified"))
+            }
+        }
+        guard header.tocUncompressedLength <= limits.maxTOCBytes else {
+            throw XarError(rule: "xar-toc-too-large",
+                           "the header declares a \(header.tocUncompressedLength)-byte TOC, more than the \(limits.maxTOCBytes) allowed",
+                           offset: 16, advice: "refuse the archive; no real package has a TOC this large")
+        }
+        let available = fileSize >= UInt64(XarHeader.byteCount) ? fileSize - UInt64(XarHeader.byteCount) : 0
+        guard header.tocCompressedLength <= available else {
+            throw XarError(rule: "xar-toc-length",
+                           "the header declares \(header.tocCompressedLength) compressed TOC bytes, but only \(available) follow the header",
+                           offset: 8, advice: "the archive is truncated or its header is wrong; rebuild or download it again")
+        }
+        guard header.tocCompressedLength > 0 else {
+            throw XarError(rule: "xar-toc-length", "the header declares an empty TOC", offset: 8,
+                           advice: "the archive is damaged; rebuild it")
+        }
+        return header
+    }
+
+    /// A bounded, checking stream of `file`'s decoded bytes.
+    public func dataStream(for file: XarFile) throws(XarError) -> XarDataStream {
+        try XarDataStream(archive: self, file: file)
+    }
+
+    /// All of `file`'s decoded bytes, checked; refuses entries larger than `maxBytes`.
+    public func readAll(_ file: XarFile, maxBytes: Int) throws(XarError) -> [UInt8] {
+        let declared = file.data?.size ?? 0
+        guard declared <= UInt64(max(0, maxBytes)), declared < (1 << 40) else {
+            throw XarError(rule: nil, "the entry declares \(declared) bytes, more than the \(maxBytes) allowed here",
+                           entry: file.path, advice: "stream it with dataStream(for:) instead")
+        }
+        let stream = try dataStream(for: file)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Int(declared) + 1, alignment: 16)
+        defer { buffer.deallocate() }
+        var filled = 0
+        while true {
+            let n = try stream.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
+            if n == 0 { break }
+            filled += n
+            guard filled <= Int(declared) else {
+                throw XarError(rule: "xar-data-size", "the entry decodes to more than its declared \(declared) bytes",
+                               entry: file.path, advice: "the archive is damaged or hostile; refuse it")
+            }
+        }
+        return Array(UnsafeRawBufferPointer(rebasing: buffer[0..<filled]))
+    }
+
+    /// Streams every file's data through its checks; one finding per file that fails.
+    public func verifyAllData() -> [Finding] {
+        var found: [Finding] = []
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { buffer.deallocate() }
+        for file in toc.files where file.data != nil {
+            do throws(XarError) {
+                let stream = try dataStream(for: file)
+                while try stream.read(into: buffer) > 0 {}
+            } catch {
+                found.append(Finding(rule: error.rule ?? "xar-data-range", severity: .error, entry: error.entry ?? file.path,
+                                     offset: error.offset, message: error.message))
+            }
+            if found.count >= limits.maxFindings { break }
+        }
+        return found
+    }
+}

@@ -1,0 +1,217 @@
+import IAPCore
+
+/// One entry's decoded bytes, read from the heap in bounded chunks and checked on the way:
+/// never more than the declared size, no junk after the encoded stream, both checksums.
+public final class XarDataStream {
+    /// The entry's path, for errors.
+    public let entry: String
+    /// Bytes decoded and accepted so far (never more than the declared size).
+    public private(set) var decodedByteCount: UInt64 = 0
+    /// Bytes the decoder produced, the refused excess included (at most one zlib chunk past the declared size).
+    public private(set) var producedByteCount: UInt64 = 0
+    /// Stored bytes read from the heap so far.
+    public private(set) var storedByteCount: UInt64 = 0
+
+    private static let readChunk = 1 << 20
+    private static let inflateSlice = 8 * 1024
+
+    private let descriptor: FileDescriptor
+    private let start: UInt64
+    private let length: UInt64
+    private let size: UInt64
+    private let encoding: XarEncoding
+    private let archived: (hasher: DigestHasher, expected: [UInt8])?
+    private let extracted: (hasher: DigestHasher, expected: [UInt8])?
+    private let inflater: Inflater?
+    /// The current chunk of stored bytes: `storedBuffer[0..<storedCount]`.
+    private var storedBuffer = UnsafeMutableRawBufferPointer(start: nil, count: 0)
+    private var storedCount = 0
+    private var storedPosition = 0
+    private var pending: [UInt8] = []
+    private var pendingPosition = 0
+    private var ended = false
+    private var failure: XarError?
+
+    init(archive: XarArchive, file: XarFile) throws(XarError) {
+        entry = file.path
+        descriptor = archive.descriptor
+        guard let data = file.data else {
+            start = 0
+            length = 0
+            size = 0
+            encoding = .stored
+            archived = nil
+            extracted = nil
+            inflater = nil
+            return
+        }
+        let checker = HeapChecker(header: archive.header, fileSize: archive.fileSize, toc: archive.toc, limits: archive.limits)
+        guard let range = checker.absoluteRange(offset: data.offset, count: data.length) else {
+            throw XarError(rule: "xar-data-range", "the data (heap offset \(data.offset), \(data.length) bytes) lies outside the file",
+                           entry: file.path, advice: "the archive is truncated or damaged; refuse it")
+        }
+        start = range.lowerBound
+        length = data.length
+        size = data.size
+        encoding = data.encoding
+        switch data.encoding {
+        case .stored: inflater = nil
+        case .zlib: inflater = Inflater(format: .zlib)
+        case .bzip2, .lzma, .xz:
+            throw XarError(rule: "xar-encoding", "the data is \(data.encoding.style), which this tool does not decode",
+                           entry: file.path, advice: "rebuild the package with zlib (application/x-gzip) or stored data")
+        case .other(let style):
+            throw XarError(rule: "xar-encoding", "unknown data encoding \"\(style)\"", entry: file.path,
+                           advice: "rebuild the package with zlib (application/x-gzip) or stored data")
+        }
+        archived = try Self.expect(data.archivedChecksum, "archived-checksum", "xar-archived-checksum", file.path)
+        extracted = try Self.expect(data.extractedChecksum, "extracted-checksum", "xar-extracted-checksum", file.path)
+    }
+
+    private static func expect(_ checksum: XarChecksum?, _ name: String, _ rule: String,
+                               _ path: String) throws(XarError) -> (hasher: DigestHasher, expected: [UInt8])? {
+        guard let checksum else {
+            throw XarError(rule: "xar-checksum-missing", "the data has no \(name)", entry: path,
+                           advice: "the bytes cannot be verified; rebuild the package with checksums")
+        }
+        guard let algorithm = checksum.algorithm, checksum.digest.count == algorithm.byteCount else {
+            throw XarError(rule: rule, "the \(name) (style \"\(checksum.style)\", \(checksum.digest.count) bytes) is not a usable digest",
+                           entry: path, advice: "rebuild the package with SHA-1 or SHA-256 checksums")
+        }
+        return (DigestHasher(algorithm), checksum.digest)
+    }
+
+    deinit { storedBuffer.deallocate() }
+
+    /// Copies the next decoded bytes into `buffer`; returns 0 at the end, after every check passed.
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(XarError) -> Int {
+        if let failure { throw failure }
+        guard buffer.count > 0 else { return 0 }
+        do throws(XarError) {
+            while true {
+                if pendingPosition < pending.count {
+                    let n = min(buffer.count, pending.count - pendingPosition)
+                    pending.withUnsafeBytes { source in
+                        buffer.baseAddress!.copyMemory(from: source.baseAddress! + pendingPosition, byteCount: n)
+                    }
+                    pendingPosition += n
+                    return n
+                }
+                if ended { return 0 }
+                pending.removeAll(keepingCapacity: true)
+                pendingPosition = 0
+                if storedPosition == storedCount {
+                    if storedByteCount == length {
+                        try finishChecks()
+                        ended = true
+                        return 0
+                    }
+                    try refill()
+                }
+                try decodeStep()
+            }
+        } catch {
+            failure = error
+            throw error
+        }
+    }
+
+    private func fail(_ rule: String, _ message: String, at offset: UInt64? = nil, advice: String) -> XarError {
+        XarError(rule: rule, message, entry: entry, offset: offset, advice: advice)
+    }
+
+    private func refill() throws(XarError) {
+        let want = Int(min(UInt64(Self.readChunk), length - storedByteCount))
+        let position = start + storedByteCount
+        if storedBuffer.baseAddress == nil {
+            storedBuffer = .allocate(byteCount: Int(min(UInt64(Self.readChunk), length)), alignment: 16)
+        }
+        let target = UnsafeMutableRawBufferPointer(rebasing: storedBuffer[0..<want])
+        let got = try xarIO("reading \(entry)") { try descriptor.read(into: target, at: position) }
+        guard got == want else {
+            throw fail("xar-data-range", "the file ends inside the entry's data", at: position + UInt64(got),
+                       advice: "the archive is truncated; rebuild or download it again")
+        }
+        archived?.hasher.update(UnsafeRawBufferPointer(target))
+        storedCount = want
+        storedByteCount += UInt64(want)
+        storedPosition = 0
+    }
+
+    private func accept(_ bytes: UnsafeRawBufferPointer) throws(XarError) {
+        producedByteCount += UInt64(bytes.count)
+        guard UInt64(bytes.count) <= size - decodedByteCount else {
+            throw fail("xar-data-size", "the data decodes to more than its declared size of \(size) bytes; decoding stopped",
+                       advice: "the archive is damaged or a decompression bomb; refuse it")
+        }
+        decodedByteCount += UInt64(bytes.count)
+        extracted?.hasher.update(bytes)
+        pending.append(contentsOf: bytes)
+    }
+
+    private func decodeStep() throws(XarError) {
+        guard let inflater else {
+            try accept(UnsafeRawBufferPointer(rebasing: storedBuffer[storedPosition..<storedCount]))
+            storedPosition = storedCount
+            return
+        }
+        let junkOffset = start + storedByteCount - UInt64(storedCount - storedPosition)
+        if inflater.finished {
+            throw fail("xar-data-decode", "the compressed stream ends before the stored length of \(length) bytes; the rest is junk",
+                       at: junkOffset, advice: "the archive is damaged or hostile; refuse it")
+        }
+        let slice = min(Self.inflateSlice, storedCount - storedPosition)
+        var sinkError: XarError?
+        let consumed: Int
+        do {
+            let input = UnsafeRawBufferPointer(rebasing: storedBuffer[storedPosition..<(storedPosition + slice)])
+            consumed = try inflater.decompress(input) { output in
+                do throws(XarError) { try accept(output) } catch {
+                    sinkError = error
+                    throw error
+                }
+            }
+        } catch {
+            if let sinkError { throw sinkError }
+            throw fail("xar-data-decode", "the compressed data is corrupt: \(error)", at: junkOffset,
+                       advice: "the archive is damaged; rebuild or download it again")
+        }
+        storedPosition += consumed
+        if inflater.finished && (storedPosition < storedCount || storedByteCount < length) {
+            throw fail("xar-data-decode", "the compressed stream ends before the stored length of \(length) bytes; the rest is junk",
+                       at: start + storedByteCount - UInt64(storedCount - storedPosition),
+                       advice: "the archive is damaged or hostile; refuse it")
+        }
+        if consumed == 0 && !inflater.finished && pending.isEmpty {
+            throw fail("xar-data-decode", "the compressed data makes no progress", at: junkOffset,
+                       advice: "the archive is damaged; rebuild or download it again")
+        }
+    }
+
+    private func finishChecks() throws(XarError) {
+        if let inflater, !inflater.finished {
+            throw fail("xar-data-decode", "the compressed stream is cut short at the end of its \(length) stored bytes",
+                       at: start + length, advice: "the archive is damaged; rebuild or download it again")
+        }
+        if let archived {
+            let digest = archived.hasher.finish()
+            guard digest == archived.expected else {
+                throw fail("xar-archived-checksum",
+                           "the stored bytes digest to \(Hex.encode(digest)), but the TOC records \(Hex.encode(archived.expected))",
+                           at: start, advice: "the archive is damaged or was altered; refuse it")
+            }
+        }
+        guard decodedByteCount == size else {
+            throw fail("xar-data-size", "the data decodes to \(decodedByteCount) bytes, but the TOC declares \(size)", at: start,
+                       advice: "the archive is damaged; refuse it")
+        }
+        if let extracted {
+            let digest = extracted.hasher.finish()
+            guard digest == extracted.expected else {
+                throw fail("xar-extracted-checksum",
+                           "the decoded bytes digest to \(Hex.encode(digest)), but the TOC records \(Hex.encode(extracted.expected))",
+                           at: start, advice: "the archive is damaged or was altered; refuse it")
+            }
+        }
+    }
+}

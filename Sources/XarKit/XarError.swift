@@ -1,0 +1,47 @@
+/// A xar problem that stops the work: the file is not a readable xar, or a data stream failed a check.
+public struct XarError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The validation rule id (e.g. `xar-magic`), or nil for input/output failures.
+    public var rule: String?
+    /// What is wrong.
+    public var message: String
+    /// The entry (path inside the archive) it concerns, if any.
+    public var entry: String?
+    /// Absolute byte offset in the archive file where it matters, if any.
+    public var offset: UInt64?
+    /// What to do about it.
+    public var advice: String
+
+    /// Creates an error with its context.
+    public init(rule: String?, _ message: String, entry: String? = nil, offset: UInt64? = nil, advice: String) {
+        self.rule = rule
+        self.message = message
+        self.entry = entry
+        self.offset = offset
+        self.advice = advice
+    }
+
+    /// A failed system call while reading or writing an archive.
+    static func io(_ error: any Error, _ doing: String) -> XarError {
+        XarError(rule: nil, "\(doing): \(error)", advice: "check the path, the permissions and the free disk space")
+    }
+
+    public var description: String {
+        var text = ""
+        if let rule { text += "[\(rule)] " }
+        if let entry { text += "\(entry): " }
+        text += message
+        if let offset { text += " (at byte \(offset))" }
+        return text + "; " + advice
+    }
+}
+
+/// Runs `body`, turning any thrown error into an input/output `XarError`.
+func xarIO<T>(_ doing: @autoclosure () -> String, _ body: () throws -> T) throws(XarError) -> T {
+    do {
+        return try body()
+    } catch let error as XarError {
+        throw error
+    } catch {
+        throw XarError.io(error, doing())
+    }
+}

@@ -1,0 +1,231 @@
+import IAPCore
+
+/// What kind of file system object a TOC `<file>` describes.
+public enum XarFileType: Equatable, Sendable {
+    case file, directory, symlink, hardlink, fifo, characterSpecial, blockSpecial, socket
+    /// A type name xar does not define.
+    case other(String)
+
+    /// The type for a `<type>` text.
+    public init(xarName: String) {
+        switch xarName {
+        case "file": self = .file
+        case "directory": self = .directory
+        case "symlink": self = .symlink
+        case "hardlink": self = .hardlink
+        case "fifo": self = .fifo
+        case "character special": self = .characterSpecial
+        case "block special": self = .blockSpecial
+        case "socket": self = .socket
+        default: self = .other(xarName)
+        }
+    }
+
+    /// The `<type>` text xar writes for this type.
+    public var xarName: String {
+        switch self {
+        case .file: "file"
+        case .directory: "directory"
+        case .symlink: "symlink"
+        case .hardlink: "hardlink"
+        case .fifo: "fifo"
+        case .characterSpecial: "character special"
+        case .blockSpecial: "block special"
+        case .socket: "socket"
+        case .other(let name): name
+        }
+    }
+}
+
+/// How a file's data is stored in the heap (`<encoding style="…"/>`).
+public enum XarEncoding: Equatable, Sendable {
+    /// `application/octet-stream`: the bytes as they are.
+    case stored
+    /// `application/x-gzip`: a zlib (RFC 1950) stream, despite the name.
+    case zlib
+    /// `application/x-bzip2`.
+    case bzip2
+    /// `application/x-lzma`.
+    case lzma
+    /// `application/x-xz`.
+    case xz
+    /// A style xar does not define.
+    case other(String)
+
+    /// The encoding for a `style` attribute.
+    public init(style: String) {
+        switch style {
+        case "application/octet-stream": self = .stored
+        case "application/x-gzip": self = .zlib
+        case "application/x-bzip2": self = .bzip2
+        case "application/x-lzma": self = .lzma
+        case "application/x-xz": self = .xz
+        default: self = .other(style)
+        }
+    }
+
+    /// The `style` attribute xar writes for this encoding.
+    public var style: String {
+        switch self {
+        case .stored: "application/octet-stream"
+        case .zlib: "application/x-gzip"
+        case .bzip2: "application/x-bzip2"
+        case .lzma: "application/x-lzma"
+        case .xz: "application/x-xz"
+        case .other(let style): style
+        }
+    }
+}
+
+/// A digest recorded in the TOC: its `style` attribute and its bytes.
+public struct XarChecksum: Equatable, Sendable {
+    /// The `style` attribute as written.
+    public var style: String
+    /// The digest bytes (decoded from the hex text).
+    public var digest: [UInt8]
+
+    /// A checksum of `style` with `digest`.
+    public init(style: String, digest: [UInt8]) {
+        self.style = style
+        self.digest = digest
+    }
+
+    /// The algorithm the style names, if supported.
+    public var algorithm: DigestAlgorithm? { DigestAlgorithm(xarStyle: style) }
+}
+
+/// Where a file's bytes sit in the heap and how to decode and check them.
+public struct XarData: Equatable, Sendable {
+    /// Start of the stored bytes, relative to the heap.
+    public var offset: UInt64
+    /// Stored (encoded) byte count.
+    public var length: UInt64
+    /// Decoded byte count.
+    public var size: UInt64
+    /// How the bytes are encoded.
+    public var encoding: XarEncoding
+    /// Digest of the stored bytes.
+    public var archivedChecksum: XarChecksum?
+    /// Digest of the decoded bytes (`extracted-checksum`, or the old `unarchived-checksum`).
+    public var extractedChecksum: XarChecksum?
+
+    /// Data with every field given.
+    public init(offset: UInt64, length: UInt64, size: UInt64, encoding: XarEncoding,
+                archivedChecksum: XarChecksum?, extractedChecksum: XarChecksum?) {
+        self.offset = offset
+        self.length = length
+        self.size = size
+        self.encoding = encoding
+        self.archivedChecksum = archivedChecksum
+        self.extractedChecksum = extractedChecksum
+    }
+}
+
+/// A hard link's role, from `<type link="…">hardlink</type>`.
+public enum XarHardLink: Equatable, Sendable {
+    /// `link="original"`: this entry carries the data.
+    case original
+    /// `link="N"`: a link to the file whose id is N.
+    case target(UInt64)
+}
+
+/// One `<file>` element of the TOC.
+public struct XarFile: Equatable, Sendable {
+    /// The `id` attribute; nil when missing or not a number.
+    public var id: UInt64?
+    /// The `<name>` text (empty when missing).
+    public var name: String
+    /// The full path inside the archive: parent directories' names joined with `/`.
+    public var path: String
+    /// Index in `XarTOC.files` of the enclosing `<file>`, nil at the top level.
+    public var parentIndex: Int?
+    /// The `<type>`; `.other("")` when missing.
+    public var type: XarFileType
+    /// Permission and mode bits from the octal `<mode>` text.
+    public var mode: UInt32?
+    /// Owner's numeric id.
+    public var uid: UInt64?
+    /// Group's numeric id.
+    public var gid: UInt64?
+    /// Owner's name.
+    public var user: String?
+    /// Group's name.
+    public var group: String?
+    /// The `<mtime>` text as written (ISO-8601).
+    public var mtime: String?
+    /// A symlink's `<link>` text: its target.
+    public var linkTarget: String?
+    /// A symlink's `<link type="…">` attribute (`file`, `directory`, `broken`).
+    public var linkType: String?
+    /// A hard link's role, from the `link` attribute of `<type>`.
+    public var hardLink: XarHardLink?
+    /// The file's data, when it has a complete `<data>`.
+    public var data: XarData?
+    /// True when the file carries `<ea>` extended attributes.
+    public var hasExtendedAttributes: Bool
+    /// True when the file carries `<flags>`.
+    public var hasFlags: Bool
+
+    /// An entry with only a name and a type; everything else empty.
+    public init(id: UInt64?, name: String, path: String, parentIndex: Int? = nil, type: XarFileType) {
+        self.id = id
+        self.name = name
+        self.path = path
+        self.parentIndex = parentIndex
+        self.type = type
+        self.hasExtendedAttributes = false
+        self.hasFlags = false
+    }
+}
+
+/// The TOC's `<checksum>`: where the digest of the compressed TOC sits in the heap.
+public struct XarTOCChecksum: Equatable, Sendable {
+    /// The `style` attribute as written.
+    public var style: String
+    /// Offset in the heap, if given as a valid number.
+    public var offset: UInt64?
+    /// Digest length in bytes, if given as a valid number.
+    public var size: UInt64?
+
+    /// A TOC checksum description.
+    public init(style: String, offset: UInt64? = nil, size: UInt64? = nil) {
+        self.style = style
+        self.offset = offset
+        self.size = size
+    }
+
+    /// The algorithm the style names, if supported.
+    public var algorithm: DigestAlgorithm? { DigestAlgorithm(xarStyle: style) }
+}
+
+/// The parsed table of contents.
+public struct XarTOC: Equatable, Sendable {
+    /// The first `<checksum>` of `<toc>`, if any.
+    public var checksum: XarTOCChecksum?
+    /// How many `<checksum>` elements `<toc>` holds (exactly one is valid).
+    public var checksumCount: Int
+    /// The `<creation-time>` text.
+    public var creationTime: String?
+    /// True when the TOC has a `<signature>`.
+    public var hasSignature: Bool
+    /// True when the TOC has an `<x-signature>`.
+    public var hasXSignature: Bool
+    /// Every `<file>`, parents before their children (document order).
+    public var files: [XarFile]
+
+    /// A TOC with every field given.
+    public init(checksum: XarTOCChecksum?, checksumCount: Int, creationTime: String?, hasSignature: Bool,
+                hasXSignature: Bool, files: [XarFile]) {
+        self.checksum = checksum
+        self.checksumCount = checksumCount
+        self.creationTime = creationTime
+        self.hasSignature = hasSignature
+        self.hasXSignature = hasXSignature
+        self.files = files
+    }
+
+    /// The first file whose full path is `path`.
+    public func file(atPath path: String) -> XarFile? {
+        files.first { $0.path == path }
+    }
+}

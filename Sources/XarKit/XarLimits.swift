@@ -1,0 +1,23 @@
+/// Bounds on what reading an archive may cost.
+public struct XarLimits: Sendable {
+    /// Largest uncompressed TOC accepted, in bytes (declared and actual).
+    public var maxTOCBytes: UInt64
+    /// Most `<file>` elements accepted in a TOC.
+    public var maxFiles: Int
+    /// Deepest XML nesting accepted in the TOC.
+    public var maxDepth: Int
+    /// Longest text accepted in one TOC element (a name, a link target, a number).
+    public var maxTextBytes: Int
+    /// Most findings collected; later ones are summarised in one last finding.
+    public var maxFindings: Int
+
+    /// The defaults: 64 MiB TOC, 1,000,000 files, 256 levels, 64 KiB texts, 10,000 findings.
+    public init(maxTOCBytes: UInt64 = 64 << 20, maxFiles: Int = 1_000_000, maxDepth: Int = 256,
+                maxTextBytes: Int = 65_536, maxFindings: Int = 10_000) {
+        self.maxTOCBytes = maxTOCBytes
+        self.maxFiles = maxFiles
+        self.maxDepth = maxDepth
+        self.maxTextBytes = maxTextBytes
+        self.maxFindings = maxFindings
+    }
+}

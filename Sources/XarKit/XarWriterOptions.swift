@@ -1,0 +1,43 @@
+import IAPCore
+
+/// How a `XarWriter` writes: digest algorithm, creation time, compression.
+public struct XarWriterOptions: Sendable {
+    /// Digest for the TOC checksum and every file's checksums. Only SHA-1 (the default) is read by
+    /// libarchive: it refuses header code 3, which IAPCore maps to SHA-256 (Apple's xar: "other").
+    public var checksum: DigestAlgorithm
+    /// The `<creation-time>` text, ISO-8601 `YYYY-MM-DDTHH:MM:SSZ`.
+    public var creationTime: String
+    /// zlib level (0–9) for the TOC and zlib-encoded files.
+    public var compressionLevel: Int32
+
+    /// Options with SHA-1 and zlib level 6 unless told otherwise.
+    public init(checksum: DigestAlgorithm = .sha1, creationTime: String, compressionLevel: Int32 = 6) {
+        self.checksum = checksum
+        self.creationTime = creationTime
+        self.compressionLevel = compressionLevel
+    }
+}
+
+/// How the writer stores a file's bytes in the heap.
+public enum XarWriterEncoding: Sendable {
+    /// zlib-compressed (`application/x-gzip`).
+    case zlib
+    /// As they are (`application/octet-stream`).
+    case stored
+}
+
+/// Checks `YYYY-MM-DDTHH:MM:SSZ`.
+func isISO8601Timestamp(_ text: String) -> Bool {
+    let bytes = Array(text.utf8)
+    guard bytes.count == 20 else { return false }
+    for (index, byte) in bytes.enumerated() {
+        switch index {
+        case 4, 7: guard byte == UInt8(ascii: "-") else { return false }
+        case 10: guard byte == UInt8(ascii: "T") else { return false }
+        case 13, 16: guard byte == UInt8(ascii: ":") else { return false }
+        case 19: guard byte == UInt8(ascii: "Z") else { return false }
+        default: guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return false }
+        }
+    }
+    return true
+}

@@ -1,0 +1,59 @@
+import Foundation
+import IAPCore
+import XarKit
+
+/// A small package-shaped tree written with `XarWriter`: directories, zlib and stored files, a symlink.
+enum SampleTree {
+    static let time = "2024-05-06T07:08:09Z"
+    static let distribution = Array("<?xml version=\"1.0\"?><installer-gui-script/>\n".utf8)
+    static let payload = (0..<70_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+    static let bom = [UInt8](repeating: 0x42, count: 3000)
+
+    /// Writes the sample archive to `path`; `checksum` picks the digest.
+    static func write(to path: String, in directory: TemporaryDirectory, checksum: DigestAlgorithm = .sha1) throws {
+        let writer = try XarWriter(temporaryDirectory: directory.path,
+                                   options: XarWriterOptions(checksum: checksum, creationTime: time))
+        try writer.addFile(path: "Distribution", mtime: time, encoding: .zlib) { write in
+            try distribution.withUnsafeBytes { try write($0) }
+        }
+        try writer.addDirectory(path: "payload.pkg", mtime: time)
+        try writer.addFile(path: "payload.pkg/Bom", mtime: time, encoding: .zlib) { write in
+            try bom.withUnsafeBytes { try write($0) }
+        }
+        try writer.addFile(path: "payload.pkg/Payload", mtime: time, encoding: .stored) { write in
+            // In uneven pieces, to exercise the streaming path.
+            var offset = 0
+            while offset < payload.count {
+                let end = min(payload.count, offset + 7_777)
+                try payload[offset..<end].withUnsafeBytes { try write($0) }
+                offset = end
+            }
+        }
+        try writer.addFile(path: "payload.pkg/Empty", mtime: time, encoding: .zlib) { _ in }
+        try writer.addSymlink(path: "payload.pkg/Link", target: "Bom", mtime: time)
+        let output = try FileDescriptor.createExclusive(path)
+        try writer.finish(to: output)
+    }
+}
+
+/// Runs a tool and returns its standard output; fails on a non-zero exit.
+func run(_ tool: String, _ arguments: [String]) throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: tool)
+    process.arguments = arguments
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    let errors = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else {
+        throw XarError(rule: nil, "\(tool) \(arguments) failed: \(String(decoding: errors, as: UTF8.self))", advice: "")
+    }
+    return String(decoding: data, as: UTF8.self)
+}
+
+/// The bsdtar binary, when installed.
+let bsdtarPath: String? = ["/usr/bin/bsdtar", "/bin/bsdtar"].first { FileManager.default.isExecutableFile(atPath: $0) }

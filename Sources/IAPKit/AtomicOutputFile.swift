@@ -17,7 +17,7 @@ final class AtomicOutputFile {
         let folder = Self.folder(of: destination)
         let base = destination.split(separator: "/").last.map(String.init) ?? "package"
         var template = Array((folder + "/." + base + ".iapkg-XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkostemp($0.baseAddress!, O_CLOEXEC) }
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw SystemError("create", path: destination) }
         temporaryPath = String(cString: template)
         fchmod(fd, 0o644)

@@ -27,7 +27,7 @@ public enum ContentFolderInitializer {
         let plistPath = path + "/ContentInfo.plist"
         do {
             let file = try FileDescriptor.createExclusive(plistPath)
-            try file.write(ContentInfo.initialPropertyList(productIdentifier: productIdentifier))
+            try file.write(try ContentInfo.initialPropertyList(productIdentifier: productIdentifier))
             try file.sync()
         } catch {
             throw .system(error as? SystemError ?? SystemError("write", path: plistPath))

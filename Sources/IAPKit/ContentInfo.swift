@@ -13,8 +13,8 @@ public struct ContentInfo: Sendable, Equatable {
     public var format: PropertyListFormat
 
     /// The property list `iapkg init` writes for a new product: version 1.0.
-    public static func initialPropertyList(productIdentifier: String) -> [UInt8] {
-        PropertyListWriter.xml(.dictionary([
+    public static func initialPropertyList(productIdentifier: String) throws -> [UInt8] {
+        try PropertyListWriter.xml(.dictionary([
             (key: "ContentVersion", value: .string("1.0")),
             (key: "IAPProductIdentifier", value: .string(productIdentifier)),
         ]))

@@ -72,7 +72,7 @@ public enum PackageBuilder {
         try SourceFileReader.stream(source.sourcePath, expectedSize: source.entry.size) { bytes.append(contentsOf: $0) }
         let (info, findings) = ContentInfo.read(bytes)
         if let info, info.format == .binary, let (value, _) = try? PropertyListReader.read(bytes) {
-            return (info, PropertyListWriter.xml(value), findings)
+            return (info, (try? PropertyListWriter.xml(value)) ?? bytes, findings)
         }
         return (info, bytes, findings)
     }

@@ -59,6 +59,11 @@ public enum PackageInspector {
         } else if parts.shape == .tree {
             notes.append(.error("shape-missing-contentinfo", "ContentInfo.plist", offset: nil, "the package has no ContentInfo.plist"))
         }
+        report.files.sort { a, b in
+            a.path.split(separator: "/").map { Array($0.utf8) }.lexicographicallyPrecedes(b.path.split(separator: "/").map { Array($0.utf8) }) {
+                $0.lexicographicallyPrecedes($1)
+            }
+        }
         report.fileCount = report.files.count
         report.unpackedSize = report.files.reduce(0) { $0 + ($1.type == .file ? $1.size : 0) }
         report.notes = notes

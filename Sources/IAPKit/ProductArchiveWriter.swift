@@ -13,11 +13,12 @@ enum ProductArchiveWriter {
         let component = name + ".pkg"
         let sizes = payloadSizes(scan, contentInfoSize: UInt64(contentInfo.count))
         let installKBytes = ProductArchiveDocuments.installKBytes(sizes: Array(sizes.dropFirst()))
-        let time = times.archive
+        let time = Timestamps.iso8601(times.archive)
 
-        try xar.addDirectory(path: component, mode: 0o755, modificationTime: time)
+        try xar.addDirectory(path: component, mode: 0o755, mtime: time)
         var bom: [BomEntry] = []
-        try xar.addFile(path: component + "/Payload", mode: 0o644, modificationTime: time, encoding: .stored) { sink in
+        try xar.addFile(path: component + "/Payload", mode: 0o644, mtime: time, encoding: .stored) { sink in
+          try withoutActuallyEscaping(sink) { sink in
             let payload = try PayloadWriter(level: level, sink: sink)
             for (index, source) in scan.entries.enumerated() {
                 let entry = source.entry
@@ -64,16 +65,17 @@ enum ProductArchiveWriter {
                 bom.append(record)
             }
             try payload.finish()
+          }
         }
-        try xar.addFile(path: component + "/Bom", mode: 0o644, modificationTime: time, encoding: .zlib,
+        try xar.addFile(path: component + "/Bom", mode: 0o644, mtime: time, encoding: .zlib,
                         bytes: try BomWriter.write(bom))
-        try xar.addFile(path: component + "/PackageInfo", mode: 0o644, modificationTime: time, encoding: .zlib,
+        try xar.addFile(path: component + "/PackageInfo", mode: 0o644, mtime: time, encoding: .zlib,
                         bytes: ProductArchiveDocuments.packageInfo(componentName: name, numberOfFiles: scan.entries.count,
                                                                    installKBytes: installKBytes))
-        try xar.addFile(path: "Distribution", mode: 0o644, modificationTime: time, encoding: .zlib,
+        try xar.addFile(path: "Distribution", mode: 0o644, mtime: time, encoding: .zlib,
                         bytes: ProductArchiveDocuments.distribution(componentName: name, installKBytes: installKBytes))
         // productbuild's order in the table of contents, whatever order the data went into the heap.
-        xar.setOrder(["Distribution", component, component + "/Bom", component + "/Payload", component + "/PackageInfo"])
+        xar.order(["Distribution", component, component + "/Bom", component + "/Payload", component + "/PackageInfo"])
     }
 
     /// The size pkgbuild records per payload entry: file bytes, link target length, 32 per folder child plus 64.

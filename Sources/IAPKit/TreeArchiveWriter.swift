@@ -7,17 +7,17 @@ enum TreeArchiveWriter {
                       to xar: XarWriter, progress: Progress) throws {
         for source in scan.entries where !source.entry.components.isEmpty {
             let entry = source.entry
-            let mtime = times.entry(source)
+            let mtime = Timestamps.iso8601(times.entry(source))
             let perms = UInt32(entry.permissions & 0o777)
             switch entry.kind {
             case .directory:
-                try xar.addDirectory(path: entry.path, mode: perms, modificationTime: mtime)
+                try xar.addDirectory(path: entry.path, mode: perms, mtime: mtime)
             case .symlink:
-                try xar.addSymlink(path: entry.path, target: entry.linkTarget ?? "", mode: 0o755, modificationTime: mtime)
+                try xar.addSymlink(path: entry.path, target: entry.linkTarget ?? "", mode: 0o755, mtime: mtime)
             case .file where entry.path == "ContentInfo.plist":
-                try xar.addFile(path: entry.path, mode: perms, modificationTime: mtime, encoding: .zlib, bytes: contentInfo)
+                try xar.addFile(path: entry.path, mode: perms, mtime: mtime, encoding: .zlib, bytes: contentInfo)
             case .file:
-                try xar.addFile(path: entry.path, mode: perms, modificationTime: mtime, encoding: .zlib) { sink in
+                try xar.addFile(path: entry.path, mode: perms, mtime: mtime, encoding: .zlib) { sink in
                     try SourceFileReader.stream(source.sourcePath, expectedSize: entry.size) { bytes in
                         try sink(bytes)
                         progress.advance(UInt64(bytes.count))

@@ -51,7 +51,11 @@ struct BuildCommand: ParsableCommand {
     }
 
     func run() throws {
-        try perform {
+        try perform(execute)
+    }
+
+    private func execute() throws {
+        do {
             let console = Console.current
             var epoch = sourceDateEpoch
             if epoch == nil, let text = console.environment["SOURCE_DATE_EPOCH"], !text.isEmpty {
@@ -61,8 +65,10 @@ struct BuildCommand: ParsableCommand {
                 epoch = value
             }
             let bar = ProgressBar(console: console, enabled: console.errIsTerminal && !json)
+            let update: @Sendable (UInt64, UInt64) -> Void = { @Sendable done, total in bar.update(done: done, total: total) }
+            let progress = bar.isEnabled ? update : nil
             let options = BuildOptions(layout: layout, output: output, sourceDateEpoch: epoch, compressionLevel: level,
-                                       progress: bar.isEnabled ? { bar.update(done: $0, total: $1) } : nil)
+                                       progress: progress)
             let report = try PackageBuilder.build(folder: directory, options: options)
             bar.finish()
             for warning in report.warnings { console.err(FindingText.line(warning, path: directory, console: console)) }

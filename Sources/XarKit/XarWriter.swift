@@ -176,6 +176,31 @@ public final class XarWriter {
         }
     }
 
+    /// Lists the entries at `paths` first, in that order, among their siblings in the TOC.
+    /// The heap keeps the order data was added in; ids follow TOC order.
+    public func order(_ paths: [String]) {
+        let rank = Dictionary(paths.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        func sorted(_ list: [Int]) -> [Int] {
+            list.enumerated().sorted { a, b in
+                let ra = rank[entries[a.element].path] ?? Int.max, rb = rank[entries[b.element].path] ?? Int.max
+                return ra != rb ? ra < rb : a.offset < b.offset
+            }.map(\.element)
+        }
+        topLevel = sorted(topLevel)
+        for i in entries.indices { entries[i].children = sorted(entries[i].children) }
+    }
+
+    /// Numbers the entries 1, 2, 3… in the order the TOC lists them.
+    private func renumber() {
+        var next: UInt64 = 1
+        var stack = topLevel.reversed() as [Int]
+        while let index = stack.popLast() {
+            entries[index].id = next
+            next += 1
+            stack.append(contentsOf: entries[index].children.reversed())
+        }
+    }
+
     // MARK: - Finishing
 
     /// Writes header, compressed TOC and heap to `output` at its current position.
@@ -184,6 +209,7 @@ public final class XarWriter {
             throw XarError(rule: nil, "the archive is already finished", advice: "create a new writer for another archive")
         }
         finished = true
+        renumber()
         let digestSize = UInt64(options.checksum.byteCount)
         let deflater = Deflater(format: .zlib, level: options.compressionLevel)
         var compressed: [UInt8] = []

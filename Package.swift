@@ -37,10 +37,12 @@ let package = Package(
         .target(name: "IAPKit", dependencies: ["IAPCore", "XMLKit", "XarKit", "BomKit", "PayloadKit"]),
         // Commands, options, text/JSON/JUnit rendering, exit codes.
         .target(name: "IAPKitCLI", dependencies: [
-            "IAPKit",
+            "IAPKit", "XMLKit",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "iapkg", dependencies: ["IAPKitCLI"]),
+        // A mutation fuzzer: truncated and bit-flipped packages through the reader and the validator.
+        .executableTarget(name: "iapkg-fuzz", dependencies: ["IAPKit", "XarKit", "IAPCore"]),
 
         .testTarget(name: "IAPCoreTests", dependencies: ["IAPCore"]),
         .testTarget(name: "XMLKitTests", dependencies: ["XMLKit"]),

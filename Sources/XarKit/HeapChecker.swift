@@ -91,7 +91,7 @@ struct HeapChecker {
     }
 
     /// Checks that every heap range lies inside the file, that none overlap, and which heap bytes none covers.
-    mutating func checkRanges(extra: [ExtraHeapRange]) {
+    mutating func checkRanges(extra: [ExtraHeapRange], descriptor: FileDescriptor) {
         struct Span { var range: Range<UInt64>; var entry: String? }
         var spans: [Span] = []
         spans.reserveCapacity(toc.files.count + extra.count + 1)
@@ -132,13 +132,23 @@ struct HeapChecker {
                 owner = span.entry
             }
         }
-        if coveredEnd < fileSize {
+        if coveredEnd < fileSize && !isLibarchiveTrailer(coveredEnd..<fileSize, descriptor: descriptor) {
             gaps += 1
             if gaps <= 100 { noteGap(coveredEnd..<fileSize) }
         }
         if gaps > 100 {
             findings.append(.xarWarning("xar-heap-unreferenced", "\(gaps - 100) more unreferenced heap gaps were not listed"))
         }
+    }
+
+    /// libarchive 3.6's xar writer ends every archive with a copy of the first bytes of the compressed
+    /// TOC, as long as the TOC digest; that exact trailer is an artifact of the writer, not hidden data.
+    private func isLibarchiveTrailer(_ gap: Range<UInt64>, descriptor: FileDescriptor) -> Bool {
+        guard let algorithm = header.checksumAlgorithm, gap.count == algorithm.byteCount,
+              header.tocCompressedLength >= UInt64(gap.count),
+              let trailer = try? descriptor.read(count: gap.count, at: gap.lowerBound),
+              let tocStart = try? descriptor.read(count: gap.count, at: UInt64(XarHeader.byteCount)) else { return false }
+        return trailer.count == gap.count && trailer == tocStart
     }
 
     private mutating func noteGap(_ gap: Range<UInt64>) {

@@ -42,7 +42,7 @@ public final class XarArchive: @unchecked Sendable {
         var checker = HeapChecker(header: header, fileSize: fileSize, toc: result.toc, limits: limits)
         try checker.checkTOCChecksum(digest: result.compressedDigest, descriptor: descriptor)
         checker.checkFiles()
-        checker.checkRanges(extra: result.extraRanges)
+        checker.checkRanges(extra: result.extraRanges, descriptor: descriptor)
         findings += checker.findings
         if findings.count > limits.maxFindings {
             let dropped = findings.count - limits.maxFindings

@@ -45,10 +45,8 @@ struct XarInteropTests {
         let archive = try XarArchive.open(path: archivePath)
         #expect(archive.errorRules == [])
         // libarchive 3.6's xar writer leaves 20 bytes after the last data (a copy of the first 20 bytes
-        // of the compressed TOC) that no range covers: exactly one unreferenced-heap warning, at the end.
-        let warnings = archive.findings.filter { $0.severity == .warning }
-        #expect(warnings.map(\.rule) == ["xar-heap-unreferenced"])
-        #expect(warnings.first?.offset == archive.fileSize - 20)
+        // of the compressed TOC) that no range covers; that exact artifact is recognised, not reported.
+        #expect(archive.findings.filter { $0.severity == .warning }.isEmpty)
         let tail = try directory.read("bsdtar.pkg").suffix(20)
         #expect(Array(tail) == Array(try directory.read("bsdtar.pkg")[28..<48]))
         #expect(archive.toc.checksumCount == 1 && archive.toc.checksum?.style == "sha1")

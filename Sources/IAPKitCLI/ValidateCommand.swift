@@ -1,0 +1,180 @@
+import ArgumentParser
+import Foundation
+import IAPCore
+import IAPKit
+import XMLKit
+
+/// The report formats `iapkg validate` writes on stdout.
+enum ValidateFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, json, junit
+}
+
+/// `iapkg validate`: the CI gate.
+struct ValidateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "validate",
+        abstract: "Check packages or content folders against every rule; exit 1 if any is invalid.",
+        discussion: """
+        Each path is a .pkg (either shape) or a content folder. Every rule is checked and every
+        finding reported (rule id, entry, byte offset, what to do) before the verdict. The data of
+        every file is decoded and checked: checksums, sizes, executable code by its bytes, and for
+        product archives the Bom against the Payload. Warnings do not fail the run unless --strict.
+
+        Exit status: 0 all valid; 1 at least one invalid; 2 an input could not be read; 64 usage.
+        When GITHUB_ACTIONS=true, findings are also printed as workflow annotations.
+
+        Examples:
+          iapkg validate dist/*.pkg
+          iapkg validate level-pack.pkg --product-id com.example.game.levels.pack1 --newer-than 1.0
+          iapkg validate dist/*.pkg --format junit > iapkg-report.xml
+        """)
+
+    @Argument(help: "Packages (.pkg) or content folders.")
+    var paths: [String]
+
+    @Option(help: "Report format: text, json or junit.")
+    var format: ValidateFormat = .text
+
+    @Flag(help: "Same as --format json.")
+    var json = false
+
+    @Flag(help: "Treat warnings as errors.")
+    var strict = false
+
+    @Option(help: "The product identifier every input must carry.")
+    var productId: String?
+
+    @Option(help: "A version (or a .pkg / folder whose version) every input's ContentVersion must exceed.")
+    var newerThan: String?
+
+    @Option(help: "Largest package accepted, in bytes (default: 2147483648, Apple's 2 GiB cap).")
+    var maxSize: UInt64 = PackageBuilder.maxPackageBytes
+
+    func run() throws {
+        try perform(execute)
+    }
+
+    private func execute() throws {
+        let console = Console.current
+        var options = ValidationOptions(strict: strict, productIdentifier: productId, maxSize: maxSize)
+        if let newerThan { options.newerThan = try Self.resolveVersion(newerThan) }
+        var reports: [ValidationReport] = []
+        var unreadable: [(path: String, message: String)] = []
+        for path in paths {
+            do {
+                reports.append(try PackageValidator.validate(path, options: options))
+            } catch {
+                unreadable.append((path, error.description))
+            }
+        }
+        let output = ValidationOutput(reports: reports, unreadable: unreadable)
+        switch json ? .json : format {
+        case .text: output.writeText(to: console)
+        case .json: console.out(try JSONOutput.encode(output.document))
+        case .junit: console.out(output.junit())
+        }
+        if format != .text || json {
+            for item in unreadable { console.err("iapkg: error: \(item.message)") }
+        }
+        if console.environment["GITHUB_ACTIONS"] == "true" { output.writeAnnotations(to: console) }
+        if !unreadable.isEmpty { throw ExitCode(2) }
+        if reports.contains(where: { !$0.valid }) { throw ExitCode(1) }
+    }
+
+    /// A version given as text, or read from a package or content folder.
+    static func resolveVersion(_ text: String) throws -> ContentVersion {
+        if let version = ContentVersion(text) { return version }
+        guard FileManager.default.fileExists(atPath: text) else {
+            throw ValidationError("--newer-than '\(text)' is neither a version (1.0, 2.3.1) nor an existing .pkg or folder")
+        }
+        let report = try PackageValidator.validate(text)
+        guard let version = report.contentVersion.flatMap(ContentVersion.init) else {
+            throw IAPKitError.refused("--newer-than \(text): its ContentVersion cannot be read")
+        }
+        return version
+    }
+}
+
+/// The validation results of one run, rendered as text, JSON, JUnit or workflow annotations.
+struct ValidationOutput {
+    var reports: [ValidationReport]
+    var unreadable: [(path: String, message: String)]
+
+    /// The JSON document: schemaVersion, an overall verdict, one object per input.
+    struct Document: Encodable {
+        var schemaVersion = 1
+        var valid: Bool
+        var inputs: [ValidationReport]
+        var unreadable: [Unreadable]
+    }
+
+    struct Unreadable: Encodable {
+        var path: String
+        var message: String
+    }
+
+    var document: Document {
+        Document(valid: unreadable.isEmpty && reports.allSatisfy(\.valid), inputs: reports,
+                 unreadable: unreadable.map { Unreadable(path: $0.path, message: $0.message) })
+    }
+
+    func writeText(to console: Console) {
+        for report in reports {
+            for finding in report.findings { console.out(FindingText.line(finding, path: report.path, console: console)) }
+            let what = [report.shape?.rawValue, report.productIdentifier, report.contentVersion].compactMap { $0 }.joined(separator: " ")
+            let verdict = report.valid ? console.styled("valid", "32") : console.styled("invalid", "1;31")
+            console.out("\(report.path): \(verdict) (\(what.isEmpty ? "unreadable content" : what); \(report.errors) error\(report.errors == 1 ? "" : "s"), \(report.warnings) warning\(report.warnings == 1 ? "" : "s"))")
+        }
+        for item in unreadable { console.err("iapkg: error: \(item.message)") }
+        let valid = reports.filter(\.valid).count
+        let total = reports.count + unreadable.count
+        if total > 1 {
+            console.out("\(total) inputs: \(valid) valid, \(reports.count - valid) invalid\(unreadable.isEmpty ? "" : ", \(unreadable.count) unreadable")")
+        }
+    }
+
+    func junit() -> String {
+        func escape(_ text: String) -> String { XMLEscaping.escape(text) }
+        let failures = reports.filter { !$0.valid }.count
+        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        xml += "<testsuites name=\"iapkg validate\" tests=\"\(reports.count + unreadable.count)\" failures=\"\(failures)\" errors=\"\(unreadable.count)\">\n"
+        xml += "  <testsuite name=\"iapkg validate\" tests=\"\(reports.count + unreadable.count)\" failures=\"\(failures)\" errors=\"\(unreadable.count)\" skipped=\"0\">\n"
+        for report in reports {
+            xml += "    <testcase classname=\"iapkg.validate\" name=\"\(escape(report.path))\">\n"
+            let lines = report.findings.map { finding in
+                "\(finding.severity.rawValue)[\(finding.rule)]" + (finding.entry.map { " \($0)" } ?? "")
+                    + (finding.offset.map { " (byte \($0))" } ?? "") + ": " + finding.message
+            }
+            if !report.valid {
+                xml += "      <failure type=\"invalid\" message=\"\(report.errors) error\(report.errors == 1 ? "" : "s")\">\(escape(lines.joined(separator: "\n")))</failure>\n"
+            } else if !lines.isEmpty {
+                xml += "      <system-out>\(escape(lines.joined(separator: "\n")))</system-out>\n"
+            }
+            xml += "    </testcase>\n"
+        }
+        for item in unreadable {
+            xml += "    <testcase classname=\"iapkg.validate\" name=\"\(escape(item.path))\">\n"
+            xml += "      <error type=\"unreadable\" message=\"\(escape(item.message))\"/>\n    </testcase>\n"
+        }
+        xml += "  </testsuite>\n</testsuites>"
+        return xml
+    }
+
+    /// GitHub Actions workflow commands (`::error file=…,title=…::message`) on stderr.
+    func writeAnnotations(to console: Console) {
+        func data(_ s: String) -> String {
+            s.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D").replacingOccurrences(of: "\n", with: "%0A")
+        }
+        func property(_ s: String) -> String { data(s).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C") }
+        for report in reports {
+            for finding in report.findings {
+                let level = finding.severity == .error ? "error" : "warning"
+                let message = (finding.entry.map { "\($0): " } ?? "") + finding.message
+                console.err("::\(level) file=\(property(report.path)),title=\(property("iapkg " + finding.rule))::\(data(message))")
+            }
+        }
+        for item in unreadable {
+            console.err("::error file=\(property(item.path)),title=iapkg::\(data(item.message))")
+        }
+    }
+}

@@ -1,0 +1,2 @@
+// Placeholder: the mutation fuzz driver lands here.
+print("iapkg-fuzz: not built yet")

@@ -9,3 +9,14 @@ ssize_t iap_copy_file_range(int fd_in, long long *off_in, int fd_out, long long 
     (void)off_out;
     return n;
 }
+
+#include <stdio.h>
+#include <fcntl.h>
+
+int iap_rename_exchange(int olddirfd, const char *oldpath, int newdirfd, const char *newpath) {
+    return renameat2(olddirfd, oldpath, newdirfd, newpath, RENAME_EXCHANGE);
+}
+
+int iap_syncfs(int fd) {
+    return syncfs(fd);
+}

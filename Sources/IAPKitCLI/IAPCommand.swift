@@ -14,7 +14,8 @@ public struct IAPCommand: ParsableCommand {
         job (missing file, I/O error, disk full); 64 usage error.
         """,
         version: "iapkg 0.1.0",
-        subcommands: [InitCommand.self, BuildCommand.self, InspectCommand.self, ValidateCommand.self]
+        subcommands: [InitCommand.self, BuildCommand.self, BumpCommand.self, InspectCommand.self, ValidateCommand.self,
+                      UnpackCommand.self, ListCommand.self, ActivateCommand.self]
     )
     public init() {}
 }

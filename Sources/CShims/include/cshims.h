@@ -4,3 +4,9 @@
 
 /// copy_file_range(2), which glibc declares only under _GNU_SOURCE.
 ssize_t iap_copy_file_range(int fd_in, long long *off_in, int fd_out, long long *off_out, size_t len);
+
+/// renameat2(2) with RENAME_EXCHANGE: swaps two paths atomically.
+int iap_rename_exchange(int olddirfd, const char *oldpath, int newdirfd, const char *newpath);
+
+/// syncfs(2): flushes the whole file system that holds `fd`.
+int iap_syncfs(int fd);

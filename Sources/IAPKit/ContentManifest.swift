@@ -1,0 +1,51 @@
+import IAPCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What a content folder holds, entry by entry (path, kind, SHA-256 or link target), to tell
+/// whether two versions are the same content.
+public struct ContentManifest: Equatable, Sendable {
+    public struct Item: Equatable, Sendable {
+        public var path: String
+        public var kind: String
+        /// SHA-256 of a file, the target of a link, empty for a folder.
+        public var value: String
+    }
+
+    public var items: [Item]
+
+    /// Walks `folder` (never following links) and hashes every file.
+    public static func of(_ folder: DirectoryHandle) throws -> ContentManifest {
+        var items: [Item] = []
+        try walk(folder, prefix: "", into: &items)
+        return ContentManifest(items: items)
+    }
+
+    private static func walk(_ folder: DirectoryHandle, prefix: String, into items: inout [Item]) throws {
+        for name in try folder.names() {
+            let path = prefix + name
+            guard let st = folder.status(name) else { continue }
+            switch st.st_mode & S_IFMT {
+            case S_IFDIR:
+                items.append(Item(path: path, kind: "directory", value: ""))
+                try walk(try folder.openDirectory(name), prefix: path + "/", into: &items)
+            case S_IFLNK:
+                items.append(Item(path: path, kind: "symlink", value: folder.readSymlink(name) ?? ""))
+            case S_IFREG:
+                let file = try folder.openFile(name)
+                let hasher = DigestHasher(.sha256)
+                let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 64)
+                defer { buffer.deallocate() }
+                while true {
+                    let n = try file.readSequential(into: buffer)
+                    if n == 0 { break }
+                    hasher.update(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+                }
+                items.append(Item(path: path, kind: "file", value: Hex.encode(hasher.finish())))
+            default:
+                items.append(Item(path: path, kind: "other", value: ""))
+            }
+        }
+    }
+}

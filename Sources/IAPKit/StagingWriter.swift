@@ -1,0 +1,88 @@
+import IAPCore
+
+/// Writes a validated package's entries into a private staging folder, relative to directory
+/// descriptors only: `O_NOFOLLOW | O_EXCL`, modes normalised (0644 files, 0755 folders), no owners,
+/// no extended attributes, hard links as copies, symlinks last and only if they stay inside Contents/.
+final class StagingWriter {
+    private let root: DirectoryHandle
+    private var folders: [String: DirectoryHandle] = [:]
+    private var links: [ContentEntry] = []
+    private var hardlinks: [ContentEntry] = []
+    private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 64)
+    private(set) var bytesWritten: UInt64 = 0
+    private(set) var entriesWritten = 0
+
+    init(root: DirectoryHandle) { self.root = root }
+
+    deinit { buffer.deallocate() }
+
+    /// Writes one entry; `read` delivers a file's decoded bytes (0 at the end).
+    func write(_ entry: ContentEntry, read: ((UnsafeMutableRawBufferPointer) throws -> Int)?) throws {
+        guard let name = entry.components.last else { return }
+        switch entry.kind {
+        case .directory:
+            _ = try folder(entry.components)
+        case .file:
+            let parent = try folder(Array(entry.components.dropLast()))
+            let file = try parent.createFile(name, mode: 0o644)
+            if let read {
+                while true {
+                    let n = try read(buffer)
+                    if n == 0 { break }
+                    try file.write(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+                    bytesWritten += UInt64(n)
+                }
+            }
+        case .symlink:
+            links.append(entry)
+        case .hardlink:
+            hardlinks.append(entry)
+        default:
+            throw IAPKitError.failed("\(entry.rawPath) is a \(entry.kind.name); it cannot be unpacked")
+        }
+        entriesWritten += 1
+    }
+
+    /// Writes hard links (as copies of their targets) and symlinks, after every file is in place.
+    func finish(allEntries: [ContentEntry]) throws {
+        for entry in hardlinks {
+            guard let target = entry.hardlinkTarget.map(ContentEntry.components(of:)), let targetName = target.last,
+                  let name = entry.components.last else { continue }
+            let source = try folder(Array(target.dropLast())).openFile(targetName)
+            let file = try folder(Array(entry.components.dropLast())).createFile(name, mode: 0o644)
+            while true {
+                let n = try source.readSequential(into: buffer)
+                if n == 0 { break }
+                try file.write(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+                bytesWritten += UInt64(n)
+            }
+        }
+        let resolver = SymlinkResolver(entries: allEntries)
+        for entry in links {
+            guard let name = entry.components.last, let target = entry.linkTarget else { continue }
+            let resolved: [String]? = switch resolver.resolve(linkAt: entry.components) {
+            case .inside(let path): path
+            case .dangling(let path): path
+            default: nil
+            }
+            guard let resolved, resolved.first == "Contents" else {
+                throw IAPKitError.failed("\(entry.rawPath): the symlink to '\(target)' does not stay inside Contents/; not written")
+            }
+            try folder(Array(entry.components.dropLast())).makeSymlink(name, target: target)
+        }
+    }
+
+    /// The folder at `components` below the staging root, created (0755) with its parents if missing.
+    private func folder(_ components: [String]) throws -> DirectoryHandle {
+        if components.isEmpty { return root }
+        let key = components.joined(separator: "/")
+        if let open = folders[key] { return open }
+        let parent = try folder(Array(components.dropLast()))
+        let name = components[components.count - 1]
+        if parent.status(name) == nil { try parent.makeDirectory(name, mode: 0o755) }
+        let handle = try parent.openDirectory(name)
+        if folders.count >= 256 { folders.removeAll(keepingCapacity: true) }  // bound open descriptors
+        folders[key] = handle
+        return handle
+    }
+}

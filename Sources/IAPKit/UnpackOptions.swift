@@ -1,0 +1,48 @@
+import IAPCore
+
+/// How `Unpacker` installs packages into a version store.
+public struct UnpackOptions: Sendable {
+    /// Point `current` at the new version (unless it is lower and downgrades are not allowed).
+    public var activate: Bool
+    /// Keep at most this many versions per product (never removing the current one).
+    public var keep: Int?
+    /// Install a version lower than the current one.
+    public var allowDowngrade: Bool
+    /// Replace an installed version whose content differs.
+    public var force: Bool
+    /// Validate with warnings as errors.
+    public var strict: Bool
+
+    public init(activate: Bool = true, keep: Int? = nil, allowDowngrade: Bool = false, force: Bool = false, strict: Bool = false) {
+        self.activate = activate
+        self.keep = keep
+        self.allowDowngrade = allowDowngrade
+        self.force = force
+        self.strict = strict
+    }
+}
+
+/// What unpacking one package did.
+public struct UnpackReport: Codable, Sendable {
+    /// `installed`, `already-installed` (identical content was there) or `replaced` (--force).
+    public enum Action: String, Codable, Sendable {
+        case installed
+        case alreadyInstalled = "already-installed"
+        case replaced
+    }
+
+    public var path: String
+    public var productIdentifier: String
+    public var version: String
+    public var action: Action
+    /// Where the version's folder is.
+    public var folder: String
+    /// The version `current` points to afterwards.
+    public var current: String?
+    /// Versions removed by --keep.
+    public var removed: [String]
+    public var files: Int
+    public var bytes: UInt64
+    public var seconds: Double
+    public var warnings: [Finding]
+}

@@ -1,0 +1,154 @@
+import IAPCore
+import PayloadKit
+import XarKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Unpacks untrusted packages into `ROOT/<product>/<version>/` and moves `current` atomically.
+///
+/// A package is validated completely first (same rules as `validate`); nothing is written for an
+/// invalid one. Content goes into a private staging folder beside the versions, is flushed to disk,
+/// and appears under its version name by one rename. A run killed at any moment leaves every earlier
+/// version and `current` as they were; the next run removes its leftovers.
+public enum Unpacker {
+    /// Unpacks `package` into the store at `root`.
+    public static func unpack(_ package: String, into root: String, options: UnpackOptions) throws(IAPKitError) -> UnpackReport {
+        do {
+            return try unpackUnchecked(package, into: root, options: options)
+        } catch let error as IAPKitError {
+            throw error
+        } catch let error as SystemError {
+            throw .system(error)
+        } catch let error as XarError {
+            throw .invalid(path: package, findings: [.error(error.rule ?? "xar-data", error.entry, offset: error.offset, error.description)])
+        } catch let error as PayloadError {
+            throw .invalid(path: package, findings: [.error("shape-payload", nil, "\(error)")])
+        } catch {
+            throw .failed("\(error)")
+        }
+    }
+
+    private static func unpackUnchecked(_ package: String, into rootPath: String, options: UnpackOptions) throws -> UnpackReport {
+        let started = PackageBuilder.monotonicSeconds()
+        signal(SIGXFSZ, SIG_IGN)  // a file-size limit must surface as EFBIG, not kill us mid-write
+        var st = stat()
+        guard stat(package, &st) == 0, st.st_mode & S_IFMT == S_IFREG else {
+            throw IAPKitError.system(SystemError("open", path: package, code: stat(package, &st) == 0 ? EISDIR : errno))
+        }
+        let outcome = try PackageValidator.validatePackage(package, size: UInt64(st.st_size), options: ValidationOptions(strict: options.strict))
+        guard outcome.report.valid, let info = outcome.info, let archive = outcome.archive, let parts = outcome.parts else {
+            throw IAPKitError.invalid(path: package, findings: outcome.report.findings)
+        }
+        let version = info.contentVersion.text
+        let store = try VersionStore.open(rootPath, create: true)
+        let product = try store.lockProduct(info.productIdentifier, create: true)
+        try product.removeStaleWork()
+
+        let current = product.current()
+        let downgrade = current.map { info.contentVersion < $0 } ?? false
+        if downgrade && !options.allowDowngrade {
+            throw IAPKitError.refused("\(package): version \(version) is lower than the current \(current!.text) of \(info.productIdentifier); pass --allow-downgrade to install it anyway")
+        }
+        let unpackedBytes = outcome.entries.reduce(UInt64(0)) { $0 &+ ($1.kind == .file ? $1.size : 0) }
+        let needed = unpackedBytes &+ UInt64(outcome.entries.count) * 4096
+        let available = try product.folder.availableBytes()
+        guard needed <= available else {
+            throw IAPKitError.system(SystemError("unpack \(package) (needs about \(needed) bytes, \(available) free) into", path: product.folder.path, code: ENOSPC))
+        }
+
+        let stagingName = VersionStore.stagingPrefix + VersionStore.randomSuffix()
+        try product.folder.makeDirectory(stagingName, mode: 0o700)
+        var action = UnpackReport.Action.installed
+        var written = (files: 0, bytes: UInt64(0))
+        do {
+            let staging = try product.folder.openDirectory(stagingName)
+            written = try writeContent(outcome.entries, archive: archive, parts: parts, into: staging)
+            guard chmod(staging.path, 0o755) == 0 else { throw SystemError("chmod", path: staging.path) }
+            try staging.syncFileSystem()
+            if let existing = product.folder.status(version) {
+                guard existing.st_mode & S_IFMT == S_IFDIR else {
+                    throw IAPKitError.refused("\(product.folder.child(version)) exists and is not a version folder; remove it")
+                }
+                let same = try ContentManifest.of(try product.folder.openDirectory(version)) == ContentManifest.of(staging)
+                if same {
+                    action = .alreadyInstalled
+                    try product.folder.removeTree(stagingName)
+                } else if options.force {
+                    try product.folder.exchange(stagingName, version)
+                    try product.folder.sync()
+                    try product.folder.removeTree(stagingName)
+                    action = .replaced
+                } else {
+                    throw IAPKitError.refused("\(info.productIdentifier) \(version) is already installed with different content; pass --force to replace it")
+                }
+            } else {
+                try product.folder.rename(stagingName, to: version)
+            }
+            try product.folder.sync()
+        } catch {
+            try? product.folder.removeTree(stagingName)
+            throw error
+        }
+
+        if options.activate && (!downgrade || options.allowDowngrade) && product.current()?.text != version {
+            try product.activate(version)
+        }
+        var removed: [String] = []
+        if let keep = options.keep {
+            let now = product.current()
+            var versions = try product.versions()
+            while versions.count > max(keep, 0) {
+                guard let oldest = versions.first(where: { $0.text != now?.text && $0.text != product.folder.readSymlink(VersionStore.currentName) }) else { break }
+                try product.remove(oldest.text)
+                removed.append(oldest.text)
+                versions.removeAll { $0.text == oldest.text }
+            }
+        }
+        return UnpackReport(path: package, productIdentifier: info.productIdentifier, version: version, action: action,
+                            folder: product.folder.child(version), current: product.folder.readSymlink(VersionStore.currentName),
+                            removed: removed, files: written.files, bytes: written.bytes,
+                            seconds: PackageBuilder.monotonicSeconds() - started,
+                            warnings: outcome.report.findings.filter { $0.severity == .warning })
+    }
+
+    /// Writes every content entry of a validated package into `staging`, decoding the data again.
+    private static func writeContent(_ entries: [ContentEntry], archive: XarArchive, parts: PackageParts,
+                                     into staging: DirectoryHandle) throws -> (files: Int, bytes: UInt64) {
+        let writer = StagingWriter(root: staging)
+        switch parts.shape {
+        case .tree:
+            for (file, entry) in zip(archive.toc.files, entries) {
+                if entry.kind == .file, file.data != nil {
+                    let stream = try archive.dataStream(for: file)
+                    try writer.write(entry) { buffer in try stream.read(into: buffer) }
+                } else {
+                    try writer.write(entry, read: nil)
+                }
+            }
+        case .product:
+            guard let payload = parts.payload else { throw IAPKitError.failed("the package has no Payload") }
+            let total = entries.reduce(UInt64(0)) { $0 &+ $1.size }
+            let stream = try archive.dataStream(for: payload)
+            let reader = try PayloadReader(maxDecodedBytes: total &+ UInt64(entries.count) * 1102 &+ (1 << 20)) { buffer in
+                try stream.read(into: buffer)
+            }
+            var index = 0
+            while let item = try reader.nextEntry() {
+                guard index < entries.count, entries[index].rawPath == item.path else {
+                    throw IAPKitError.failed("the Payload changed between validation and unpacking at '\(item.path)'")
+                }
+                let entry = entries[index]
+                index += 1
+                if entry.components.isEmpty { continue }
+                if entry.kind == .file {
+                    try writer.write(entry) { buffer in try reader.readData(into: buffer) }
+                } else {
+                    try writer.write(entry, read: nil)
+                }
+            }
+        }
+        try writer.finish(allEntries: entries)
+        return (writer.entriesWritten, writer.bytesWritten)
+    }
+}

@@ -1,0 +1,101 @@
+import IAPCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A server's folder of unpacked content: `ROOT/<product>/<version>/` and `ROOT/<product>/current`,
+/// a symlink to the active version that only ever changes by an atomic rename (FORMAT.md §7).
+/// Hidden names (`.lock`, `.staging-*`, `.trash-*`) are the store's own and never listed.
+public struct VersionStore {
+    /// The name of the pointer to the active version.
+    public static let currentName = "current"
+    static let lockName = ".lock"
+    static let stagingPrefix = ".staging-"
+    static let trashPrefix = ".trash-"
+
+    public let root: DirectoryHandle
+
+    /// Opens the store at `path`, creating the folder if it does not exist.
+    public static func open(_ path: String, create: Bool) throws -> VersionStore {
+        if create {
+            var st = stat()
+            if lstat(path, &st) != 0 {
+                guard mkdir(path, 0o755) == 0 || errno == EEXIST else { throw SystemError("create folder", path: path) }
+            }
+        }
+        return VersionStore(root: try DirectoryHandle.open(path))
+    }
+
+    /// A product's folder, held under its exclusive lock until the value goes away.
+    public final class LockedProduct {
+        public let folder: DirectoryHandle
+        let lock: FileDescriptor
+
+        init(folder: DirectoryHandle) throws {
+            self.folder = folder
+            lock = try folder.openLockFile(VersionStore.lockName)
+            try DirectoryHandle.lockExclusively(lock)
+        }
+
+        /// Versions installed, lowest first (hidden and unparsable names skipped).
+        public func versions() throws -> [ContentVersion] {
+            try folder.names().compactMap { name in
+                guard !name.hasPrefix("."), name != VersionStore.currentName,
+                      let st = folder.status(name), st.st_mode & S_IFMT == S_IFDIR else { return nil }
+                return ContentVersion(name)
+            }.sorted()
+        }
+
+        /// The version `current` points to, if any.
+        public func current() -> ContentVersion? {
+            folder.readSymlink(VersionStore.currentName).flatMap(ContentVersion.init)
+        }
+
+        /// Points `current` at `version` atomically: a new link, renamed over the old one.
+        public func activate(_ version: String) throws {
+            let temporary = ".current-" + VersionStore.randomSuffix()
+            try folder.makeSymlink(temporary, target: version)
+            do {
+                try folder.rename(temporary, to: VersionStore.currentName)
+            } catch {
+                try? folder.removeTree(temporary)
+                throw error
+            }
+            try folder.sync()
+        }
+
+        /// Removes a whole version: renamed out of sight first, then deleted.
+        public func remove(_ version: String) throws {
+            let trash = VersionStore.trashPrefix + VersionStore.randomSuffix()
+            try folder.rename(version, to: trash)
+            try folder.sync()
+            try folder.removeTree(trash)
+        }
+
+        /// Deletes staging and trash folders that a killed run left behind (we hold the lock).
+        public func removeStaleWork() throws {
+            for name in try folder.names()
+            where name.hasPrefix(VersionStore.stagingPrefix) || name.hasPrefix(VersionStore.trashPrefix) || name.hasPrefix(".current-") {
+                try folder.removeTree(name)
+            }
+        }
+    }
+
+    /// Opens (creating it if `create`) and locks the folder of `productIdentifier`.
+    public func lockProduct(_ productIdentifier: String, create: Bool) throws -> LockedProduct {
+        let folder = create ? try root.makeOrOpenDirectory(productIdentifier, mode: 0o755) : try root.openDirectory(productIdentifier)
+        return try LockedProduct(folder: folder)
+    }
+
+    /// Products in the store (valid product identifiers that are folders).
+    public func products() throws -> [String] {
+        try root.names().filter { name in
+            guard ProductIdentifier.isValid(name), let st = root.status(name) else { return false }
+            return st.st_mode & S_IFMT == S_IFDIR
+        }
+    }
+
+    static func randomSuffix() -> String {
+        String(UInt64.random(in: 0...UInt64.max), radix: 36)
+    }
+}

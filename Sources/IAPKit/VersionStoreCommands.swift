@@ -1,0 +1,103 @@
+import IAPCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What a version store holds, for `iapkg list`.
+public struct StoreListing: Codable, Sendable {
+    public struct Version: Codable, Sendable {
+        public var version: String
+        public var files: Int
+        public var bytes: UInt64
+        public var current: Bool
+    }
+
+    public struct Product: Codable, Sendable {
+        public var productIdentifier: String
+        public var current: String?
+        public var versions: [Version]
+    }
+
+    public var schemaVersion = 1
+    public var root: String
+    public var products: [Product]
+}
+
+/// `list` and `activate` over a version store.
+public enum VersionStoreCommands {
+    /// Every product and version in the store at `root`, lowest version first. Takes no lock:
+    /// versions appear and disappear only by rename, so nothing half-written is ever seen.
+    public static func list(_ root: String) throws(IAPKitError) -> StoreListing {
+        do {
+            let store = try VersionStore.open(root, create: false)
+            var products: [StoreListing.Product] = []
+            for name in try store.products() {
+                let folder = try store.root.openDirectory(name)
+                let current = folder.readSymlink(VersionStore.currentName)
+                let versions = try folder.names().compactMap { entry -> ContentVersion? in
+                    guard !entry.hasPrefix("."), entry != VersionStore.currentName,
+                          let st = folder.status(entry), st.st_mode & S_IFMT == S_IFDIR else { return nil }
+                    return ContentVersion(entry)
+                }.sorted()
+                var listed: [StoreListing.Version] = []
+                for version in versions {
+                    guard let handle = try? folder.openDirectory(version.text) else { continue }  // removed meanwhile
+                    let (files, bytes) = try measure(handle)
+                    listed.append(.init(version: version.text, files: files, bytes: bytes, current: version.text == current))
+                }
+                products.append(.init(productIdentifier: name, current: current, versions: listed))
+            }
+            return StoreListing(root: root, products: products)
+        } catch let error as SystemError {
+            throw .system(error)
+        } catch {
+            throw .failed("\(error)")
+        }
+    }
+
+    /// Points `current` of `productIdentifier` at `version` (rolling back or forward). Returns the previous one.
+    @discardableResult
+    public static func activate(_ root: String, productIdentifier: String, version: String) throws(IAPKitError) -> String? {
+        guard ProductIdentifier.isValid(productIdentifier) else {
+            throw .refused("'\(productIdentifier)' is not a valid product identifier")
+        }
+        guard ContentVersion(version) != nil else { throw .refused("'\(version)' is not a version") }
+        do {
+            let store = try VersionStore.open(root, create: false)
+            guard store.root.status(productIdentifier) != nil else {
+                throw IAPKitError.refused("\(root) holds no product \(productIdentifier)")
+            }
+            let product = try store.lockProduct(productIdentifier, create: false)
+            guard let st = product.folder.status(version), st.st_mode & S_IFMT == S_IFDIR else {
+                let have = try product.versions().map(\.text).joined(separator: ", ")
+                throw IAPKitError.refused("\(productIdentifier) has no version \(version) in \(root) (installed: \(have.isEmpty ? "none" : have))")
+            }
+            let previous = product.folder.readSymlink(VersionStore.currentName)
+            if previous != version { try product.activate(version) }
+            return previous
+        } catch let error as IAPKitError {
+            throw error
+        } catch let error as SystemError {
+            throw .system(error)
+        } catch {
+            throw .failed("\(error)")
+        }
+    }
+
+    private static func measure(_ folder: DirectoryHandle) throws -> (Int, UInt64) {
+        var files = 0
+        var bytes: UInt64 = 0
+        for name in try folder.names() {
+            guard let st = folder.status(name) else { continue }
+            if st.st_mode & S_IFMT == S_IFDIR {
+                let (f, b) = try measure(try folder.openDirectory(name))
+                files += f
+                bytes += b
+            } else {
+                files += 1
+                if st.st_mode & S_IFMT == S_IFREG { bytes += UInt64(st.st_size) }
+            }
+        }
+        return (files, bytes)
+    }
+}

@@ -1,0 +1,94 @@
+import ArgumentParser
+import IAPKit
+
+/// `iapkg unpack`: install packages into versioned folders on a server.
+struct UnpackCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "unpack",
+        abstract: "Unpack packages into ROOT/<product-id>/<version>/ and switch ROOT/<product-id>/current atomically.",
+        discussion: """
+        Each package is validated completely first; an invalid one writes nothing. Content is written
+        into a private staging folder, flushed to disk, and renamed into place in one step, so readers
+        never see half a version, and a crash or a full disk loses nothing already there. Files get
+        mode 0644, folders 0755; no owners, no extended attributes; hard links become copies.
+
+        Re-unpacking a version with identical content does nothing ("already installed"); different
+        content under the same version is refused unless --force. A version lower than the current one
+        is refused unless --allow-downgrade.
+
+        Examples:
+          iapkg unpack level-pack-1.1.pkg --into /srv/content
+          iapkg unpack dist/*.pkg --into /srv/content --keep 3
+        """)
+
+    @Argument(help: "Packages to unpack.")
+    var packages: [String]
+
+    @Option(help: "The root folder of the version store.")
+    var into: String
+
+    @Flag(help: "Install without moving 'current'.")
+    var noActivate = false
+
+    @Option(help: "Keep at most this many versions per product (the current one is never removed).")
+    var keep: Int?
+
+    @Flag(help: "Allow installing a version lower than the current one.")
+    var allowDowngrade = false
+
+    @Flag(help: "Replace an installed version whose content differs.")
+    var force = false
+
+    @Flag(help: "Validate with warnings as errors.")
+    var strict = false
+
+    @Flag(help: "Print a JSON document on stdout.")
+    var json = false
+
+    func validate() throws {
+        if let keep, keep < 1 { throw ValidationError("--keep must be at least 1") }
+    }
+
+    func run() throws {
+        try perform(execute)
+    }
+
+    private struct Document: Encodable {
+        var schemaVersion = 1
+        var root: String
+        var results: [UnpackReport]
+    }
+
+    private func execute() throws {
+        let console = Console.current
+        let options = UnpackOptions(activate: !noActivate, keep: keep, allowDowngrade: allowDowngrade, force: force, strict: strict)
+        var results: [UnpackReport] = []
+        var failure: IAPKitError?
+        for package in packages {
+            do {
+                let report = try Unpacker.unpack(package, into: into, options: options)
+                results.append(report)
+                for warning in report.warnings { console.err(FindingText.line(warning, path: package, console: console)) }
+                if !json {
+                    let what = switch report.action {
+                    case .installed: "installed"
+                    case .alreadyInstalled: "already installed"
+                    case .replaced: "replaced"
+                    }
+                    var line = "\(package): \(report.productIdentifier) \(report.version) \(what) in \(report.folder)"
+                    line += "; current → \(report.current ?? "none")"
+                    if !report.removed.isEmpty { line += "; removed \(report.removed.joined(separator: ", "))" }
+                    console.out(line)
+                }
+            } catch {
+                if case .invalid(let path, let findings) = error {
+                    for finding in findings { console.err(FindingText.line(finding, path: path, console: console)) }
+                }
+                console.err(console.styled("iapkg: error: ", "1;31") + error.description)
+                if failure == nil || error.exitStatus > failure!.exitStatus { failure = error }
+            }
+        }
+        if json { console.out(try JSONOutput.encode(Document(root: into, results: results))) }
+        if let failure { throw ExitCode(failure.exitStatus) }
+    }
+}

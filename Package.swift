@@ -20,11 +20,13 @@ let package = Package(
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // libdeflate: whole-buffer deflate, much faster than zlib at the same ratio (block-parallel gzip).
+        .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
 
         // Files, digests and zlib streams: the byte plumbing every format module shares.
         // System calls glibc hides behind _GNU_SOURCE.
         .target(name: "CShims"),
-        .target(name: "IAPCore", dependencies: ["CZlib", "COpenSSL", "CShims"]),
+        .target(name: "IAPCore", dependencies: ["CZlib", "COpenSSL", "CShims", "CDeflate"]),
         // libxml2, strictly: a SAX event parser, a small element tree, property lists.
         .target(name: "XMLKit", dependencies: ["CLibXML2", "IAPCore"]),
         // The xar container: header, TOC, heap, checksums; a strict reader and a reproducible writer.

@@ -28,3 +28,6 @@ public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
         return "\(operation): \(reason)"
     }
 }
+
+/// Processors online.
+func sysconfCores() -> Int { Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))) }

@@ -1,0 +1,50 @@
+internal import CDeflate
+
+/// One libdeflate compressor (whole-buffer deflate; not thread-safe: one per thread at a time).
+public final class BlockCompressor: @unchecked Sendable {
+    /// libdeflate's levels: 0 (stored) to 12 (smallest); 7 matches zlib's 6 in size, faster.
+    public static let levels: ClosedRange<Int32> = 0...12
+    private let handle: OpaquePointer
+    public let level: Int32
+
+    /// A compressor at `level` (0–12).
+    public init(level: Int32) {
+        precondition(Self.levels.contains(level), "libdeflate level \(level) is outside 0...12")
+        guard let handle = libdeflate_alloc_compressor(level) else { fatalError("libdeflate could not allocate a compressor") }
+        self.handle = handle
+        self.level = level
+    }
+
+    deinit { libdeflate_free_compressor(handle) }
+
+    /// The largest output `count` input bytes can produce as one gzip member.
+    public func gzipBound(_ count: Int) -> Int { libdeflate_gzip_compress_bound(handle, count) }
+
+    /// The largest output `count` input bytes can produce as one zlib stream.
+    public func zlibBound(_ count: Int) -> Int { libdeflate_zlib_compress_bound(handle, count) }
+
+    /// Compresses `input` into one complete gzip member in `output`; returns its length.
+    public func gzip(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) -> Int {
+        libdeflate_gzip_compress(handle, input.baseAddress, input.count, output.baseAddress, output.count)
+    }
+
+    /// Compresses `input` into one complete zlib stream in `output`; returns its length.
+    public func zlib(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) -> Int {
+        libdeflate_zlib_compress(handle, input.baseAddress, input.count, output.baseAddress, output.count)
+    }
+
+    /// A quick guess whether `input` is already compressed: three 8 KiB samples through level 1
+    /// all come out at least 97% of their size. Costs about 0.2 ms per call.
+    public static func looksIncompressible(_ input: UnsafeRawBufferPointer, probe: BlockCompressor) -> Bool {
+        let sample = 8192
+        guard input.count >= 4 * sample else { return false }
+        let output = UnsafeMutableRawBufferPointer.allocate(byteCount: probe.gzipBound(sample), alignment: 16)
+        defer { output.deallocate() }
+        for start in [0, input.count / 2 - sample / 2, input.count - sample] {
+            let piece = UnsafeRawBufferPointer(rebasing: input[start..<(start + sample)])
+            let size = libdeflate_deflate_compress(probe.handle, piece.baseAddress, sample, output.baseAddress, output.count)
+            if size == 0 || size * 100 < sample * 97 { return false }
+        }
+        return true
+    }
+}

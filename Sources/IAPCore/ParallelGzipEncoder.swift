@@ -1,0 +1,156 @@
+import Dispatch
+
+/// gzip on every core: the input is cut into fixed-size blocks, each compressed by libdeflate into
+/// its own gzip member on a worker thread, and the members are written in order. A stream of
+/// concatenated members is standard gzip (RFC 1952 §2.2; `gzip -t`, bsdtar, cpio and zlib read it).
+/// Blocks that are already compressed (images, audio, video) are stored instead of squeezed.
+/// The output depends only on the input, the level and the block size, never on timing.
+public final class ParallelGzipEncoder: @unchecked Sendable {
+    private final class Job: @unchecked Sendable {
+        let input: UnsafeMutableRawBufferPointer
+        var count = 0
+        var output: UnsafeMutableRawBufferPointer
+        var outputCount = 0
+        let done = DispatchSemaphore(value: 0)
+
+        init(blockSize: Int, bound: Int) {
+            input = .allocate(byteCount: blockSize, alignment: 64)
+            output = .allocate(byteCount: bound, alignment: 64)
+        }
+
+        deinit {
+            input.deallocate()
+            output.deallocate()
+        }
+    }
+
+    public let level: Int32
+    public let blockSize: Int
+    private let sink: (UnsafeRawBufferPointer) throws -> Void
+    private let maxInFlight: Int
+    private var current: Job
+    private var inFlight: [Job] = []
+    private var spare: [Job] = []
+    private let bound: Int
+    private let compressors: CompressorPool
+    private var finished = false
+    /// Bytes taken in and written out so far.
+    public private(set) var totalIn: UInt64 = 0
+    public private(set) var totalOut: UInt64 = 0
+
+    /// An encoder at libdeflate `level` whose gzip bytes go to `sink` (called on the writing thread).
+    public init(level: Int32, blockSize: Int = 1 << 20, workers: Int = ParallelGzipEncoder.defaultWorkers,
+                sink: @escaping (UnsafeRawBufferPointer) throws -> Void) {
+        self.level = level
+        self.blockSize = blockSize
+        self.sink = sink
+        self.maxInFlight = max(1, workers) * 2
+        compressors = CompressorPool(level: level)
+        bound = compressors.withCompressor { $0.gzipBound(blockSize) }
+        current = Job(blockSize: blockSize, bound: bound)
+    }
+
+    /// Worker threads by default: the machine's cores.
+    public static var defaultWorkers: Int { max(1, sysconfCores()) }
+
+    /// Takes the next bytes of the stream.
+    public func write(_ bytes: UnsafeRawBufferPointer) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let take = min(blockSize - current.count, bytes.count - offset)
+            (current.input.baseAddress! + current.count).copyMemory(from: bytes.baseAddress! + offset, byteCount: take)
+            current.count += take
+            offset += take
+            totalIn += UInt64(take)
+            if current.count == blockSize { try submit() }
+        }
+    }
+
+    /// Compresses what is left and writes every member; the stream is complete afterwards.
+    public func finish() throws {
+        guard !finished else { return }
+        finished = true
+        if current.count > 0 || totalIn == 0 { try submit() }
+        while !inFlight.isEmpty { try drainOldest() }
+    }
+
+    private func submit() throws {
+        let job = current
+        inFlight.append(job)
+        let compressors = self.compressors
+        DispatchQueue.global(qos: .userInitiated).async {
+            let input = UnsafeRawBufferPointer(rebasing: job.input[0..<job.count])
+            job.outputCount = compressors.withCompressor { compressor in
+                compressors.withProbe { probe in
+                    if BlockCompressor.looksIncompressible(input, probe: probe) {
+                        return compressors.stored.gzip(input, into: job.output)
+                    }
+                    return compressor.gzip(input, into: job.output)
+                }
+            }
+            job.done.signal()
+        }
+        current = spare.popLast() ?? Job(blockSize: blockSize, bound: bound)
+        current.count = 0
+        while inFlight.count >= maxInFlight { try drainOldest() }
+    }
+
+    private func drainOldest() throws {
+        let job = inFlight.removeFirst()
+        job.done.wait()
+        guard job.outputCount > 0 else { throw ZlibError(reason: "libdeflate could not compress a block", inputOffset: totalIn) }
+        totalOut += UInt64(job.outputCount)
+        try sink(UnsafeRawBufferPointer(rebasing: job.output[0..<job.outputCount]))
+        spare.append(job)
+    }
+}
+
+/// libdeflate compressors shared by the worker threads, each used by one thread at a time.
+final class CompressorPool: @unchecked Sendable {
+    private let level: Int32
+    private var free: [BlockCompressor] = []
+    private var freeProbes: [BlockCompressor] = []
+    private let lock = DispatchSemaphore(value: 1)
+    /// Level 0 (stored) is stateless in use: guarded all the same.
+    let stored = BlockCompressorGuarded(level: 0)
+
+    init(level: Int32) { self.level = level }
+
+    func withCompressor<T>(_ body: (BlockCompressor) -> T) -> T {
+        lock.wait()
+        let compressor = free.popLast() ?? BlockCompressor(level: level)
+        lock.signal()
+        defer {
+            lock.wait()
+            free.append(compressor)
+            lock.signal()
+        }
+        return body(compressor)
+    }
+
+    func withProbe<T>(_ body: (BlockCompressor) -> T) -> T {
+        lock.wait()
+        let probe = freeProbes.popLast() ?? BlockCompressor(level: 1)
+        lock.signal()
+        defer {
+            lock.wait()
+            freeProbes.append(probe)
+            lock.signal()
+        }
+        return body(probe)
+    }
+}
+
+/// A level-0 compressor behind a lock, for storing incompressible blocks.
+final class BlockCompressorGuarded: @unchecked Sendable {
+    private let compressor: BlockCompressor
+    private let lock = DispatchSemaphore(value: 1)
+
+    init(level: Int32) { compressor = BlockCompressor(level: level) }
+
+    func gzip(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) -> Int {
+        lock.wait()
+        defer { lock.signal() }
+        return compressor.gzip(input, into: output)
+    }
+}

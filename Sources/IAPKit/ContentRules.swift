@@ -84,7 +84,9 @@ public enum ContentRules {
     private static func checkShape(_ entries: [ContentEntry], _ findings: inout [Finding]) {
         var top: [String: ContentEntry] = [:]
         var implicitDirectories: Set<String> = []
-        for entry in entries where !entry.components.isEmpty {
+        // Absolute and traversing paths are reported by checkNames; they are not root entries.
+        for entry in entries where !entry.components.isEmpty && !entry.rawPath.hasPrefix("/")
+            && EntryNameRules.problem(with: entry.components[0]) == nil {
             if entry.components.count == 1 {
                 top[entry.components[0]] = top[entry.components[0]] ?? entry
             } else {
@@ -210,8 +212,11 @@ public enum ContentRules {
                     }
                 }
             case .hardlink:
-                let target = entry.hardlinkTarget.map(ContentEntry.components(of:))?.joined(separator: "/") ?? ""
-                if let kind = paths[target], kind == .file, target != entry.path {
+                let raw = entry.hardlinkTarget ?? ""
+                let parts = ContentEntry.components(of: raw)
+                let relative = !raw.hasPrefix("/") && !parts.isEmpty && parts.allSatisfy { EntryNameRules.problem(with: $0) == nil }
+                let target = parts.joined(separator: "/")
+                if relative, let kind = paths[target], kind == .file, target != entry.path {
                     findings.append(.warning("link-hard", entry.rawPath, offset: entry.offset,
                         "a hard link to '\(target)'; it is unpacked as a copy"))
                 } else {

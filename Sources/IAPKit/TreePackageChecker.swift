@@ -28,6 +28,10 @@ enum TreePackageChecker {
                 content.findings.append(.error("xar-file-type", file.path, offset: entry.offset,
                     "the entry is typed 'file' but carries a link target; readers disagree on what it is — rebuild the package"))
             }
+            if entry.kind == .file, file.data == nil, entry.components == ["ContentInfo.plist"] {
+                // xar writers store an empty file without <data>; it is still the plist to judge.
+                content.contentInfo = []
+            }
             if entry.kind == .file, let data = file.data {
                 if let bomb = DecompressionBombCheck.finding(entry: file.path, declared: data.size, stored: data.length, offset: entry.offset) {
                     content.findings.append(bomb)

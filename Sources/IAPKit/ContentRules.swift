@@ -163,6 +163,11 @@ public enum ContentRules {
                         "a '\(suffix)' is executable code, which hosted content may not contain; remove it"))
                 }
             }
+            if entry.kind == .hardlink, let kind = entry.sniff?.executable {
+                findings.append(.error(kind.rule, entry.rawPath, offset: entry.offset,
+                    "the hard link carries \(kind.rawValue) executable bytes of its own (judged by its bytes, not its name); hosted content may not contain executable code — remove it"))
+                continue
+            }
             guard entry.kind == .file else { continue }
             if let kind = entry.sniff?.executable {
                 findings.append(.error(kind.rule, entry.rawPath, offset: entry.offset,

@@ -32,7 +32,9 @@ enum TreePackageChecker {
                 // xar writers store an empty file without <data>; it is still the plist to judge.
                 content.contentInfo = []
             }
-            if entry.kind == .file, let data = file.data {
+            // Every entry's data is decoded and checked, not only regular files': a hard link or a
+            // folder may carry bytes too, and some extractor may write them.
+            if let data = file.data {
                 if let bomb = DecompressionBombCheck.finding(entry: file.path, declared: data.size, stored: data.length, offset: entry.offset) {
                     content.findings.append(bomb)
                 } else {

@@ -59,13 +59,15 @@ struct XarNode {
 }
 
 /// Writes xar archives byte by byte — header, TOC text, heap — so any part can be broken.
-/// The heap starts with the SHA-1 of the compressed TOC (heap offset 0, 20 bytes), then file data.
+/// The heap starts with the digest of the compressed TOC (heap offset 0, SHA-1 unless told), then file data.
 struct HostileXar {
     var nodes: [XarNode]
     var magic: UInt32 = 0x7861_7221
     var headerSize: UInt16 = 28
     var version: UInt16 = 1
     var checksumCode: UInt32 = 1
+    /// The TOC digest's algorithm (its `<checksum>` style and size, and the heap's first bytes).
+    var tocDigest = DigestAlgorithm.sha1
     /// Edits the TOC XML text before it is compressed.
     var editTOC: (String) -> String = { $0 }
     /// Edits the compressed TOC bytes (the declared length follows the edit unless overridden).
@@ -86,13 +88,15 @@ struct HostileXar {
         var heap: [UInt8] = []
         var nextID = 1
         var body = ""
-        for node in nodes { try append(node, depth: 2, heap: &heap, nextID: &nextID, to: &body) }
+        for node in nodes {
+            try append(node, depth: 2, heapBase: tocDigest.byteCount, heap: &heap, nextID: &nextID, to: &body)
+        }
         let xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<xar>\n <toc>\n"
-            + "  <checksum style=\"sha1\">\n   <offset>0</offset>\n   <size>20</size>\n  </checksum>\n"
+            + "  <checksum style=\"\(tocDigest.rawValue)\">\n   <offset>0</offset>\n   <size>\(tocDigest.byteCount)</size>\n  </checksum>\n"
             + "  <creation-time>2024-01-01T00:00:00Z</creation-time>\n" + body + " </toc>\n</xar>\n"
         let text = Array(editTOC(xml).utf8)
         let compressed = editCompressedTOC(try Deflater.compress(text, format: .zlib))
-        let digest = DigestHasher.digest(.sha1, of: wrongTOCDigest ? compressed + [0] : compressed)
+        let digest = DigestHasher.digest(tocDigest, of: wrongTOCDigest ? compressed + [0] : compressed)
         var header: [UInt8] = []
         header.appendBE(magic)
         header.appendBE(headerSize)
@@ -108,7 +112,8 @@ struct HostileXar {
         try Data(bytes()).write(to: URL(fileURLWithPath: path))
     }
 
-    private func append(_ node: XarNode, depth: Int, heap: inout [UInt8], nextID: inout Int, to xml: inout String) throws {
+    private func append(_ node: XarNode, depth: Int, heapBase: Int, heap: inout [UInt8], nextID: inout Int,
+                        to xml: inout String) throws {
         let pad = String(repeating: " ", count: depth)
         let id = node.id ?? String(nextID)
         nextID += 1
@@ -119,7 +124,7 @@ struct HostileXar {
         if let content = node.content {
             let encoded = node.encoding == "application/x-gzip" ? try Deflater.compress(content, format: .zlib) : content
             let stored = node.storedBytes ?? encoded
-            let offset = 20 + heap.count
+            let offset = heapBase + heap.count
             heap += stored
             xml += "\(pad) <data>\n\(pad)  <offset>\(offset)</offset>\n\(pad)  <length>\(stored.count)</length>\n"
             xml += "\(pad)  <size>\(node.declaredSize ?? UInt64(content.count))</size>\n"
@@ -128,7 +133,9 @@ struct HostileXar {
             xml += checksum("extracted-checksum", node.extractedChecksum, of: content, pad: pad)
             xml += "\(pad) </data>\n"
         }
-        for child in node.children { try append(child, depth: depth + 1, heap: &heap, nextID: &nextID, to: &xml) }
+        for child in node.children {
+            try append(child, depth: depth + 1, heapBase: heapBase, heap: &heap, nextID: &nextID, to: &xml)
+        }
         xml += "\(pad)</file>\n"
     }
 
@@ -157,6 +164,8 @@ struct CpioItem {
     var data: [UInt8] = []
     var ino: UInt64 = 0
     var nlink: UInt64 = 1
+    /// Replaces the stored name bytes (for names that are not valid UTF-8).
+    var nameBytes: [UInt8]?
 
     static func directory(_ path: String, mode: UInt32 = 0o755) -> CpioItem { CpioItem(path: path, mode: 0o040000 | mode) }
     static func file(_ path: String, _ data: [UInt8], mode: UInt32 = 0o644) -> CpioItem {
@@ -178,7 +187,7 @@ enum OdcCpio {
     static func bytes(_ items: [CpioItem]) -> [UInt8] {
         var out: [UInt8] = []
         for (index, item) in items.enumerated() {
-            out += header(name: Array(item.path.utf8), mode: item.mode, size: UInt64(item.data.count),
+            out += header(name: item.nameBytes ?? Array(item.path.utf8), mode: item.mode, size: UInt64(item.data.count),
                           ino: item.ino == 0 ? UInt64(index + 1) : item.ino, nlink: item.nlink)
             out += item.data
         }
@@ -328,6 +337,17 @@ enum CodeSamples {
         bytes[0x3C] = 0x80
         bytes[0x80] = 0x50
         bytes[0x81] = 0x45
+        return bytes
+    }()
+
+    /// A PE whose `PE\0\0` lies at 0x2000, beyond the first 4 KiB a sniffer keeps.
+    static let farPE: [UInt8] = {
+        var bytes = [UInt8](repeating: 0, count: 0x3000)
+        bytes[0] = 0x4D
+        bytes[1] = 0x5A
+        bytes[0x3D] = 0x20
+        bytes[0x2000] = 0x50
+        bytes[0x2001] = 0x45
         return bytes
     }()
 

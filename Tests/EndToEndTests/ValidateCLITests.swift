@@ -68,6 +68,24 @@ import Testing
         try Validate.expectClean(path, extra: ["--max-size", String(size)])
     }
 
+    /// Sparse files: the size rules are judged from the file size, without reading the bytes.
+    @Test func packageSizeNearAndOverTheCap() throws {
+        let near = try good("near")
+        try FileHandle(forWritingAtPath: near).map { try $0.truncate(atOffset: 2_000_000_001); try $0.close() }
+        let nearRun = try Validate.expectWarning(near, "size-package-near-limit")
+        #expect(nearRun.seconds < 2, "took \(nearRun.seconds) s")
+        let over = try good("over")
+        try FileHandle(forWritingAtPath: over).map { try $0.truncate(atOffset: 2_147_483_649); try $0.close() }
+        try Validate.expectError(over, "size-package-limit")
+    }
+
+    @Test func unpackedTotalOverTheCapWarns() throws {
+        let folder = try scratch.contentFolder("sparse")
+        try scratch.write("sparse/Contents/big.bin", "")
+        try FileHandle(forWritingAtPath: folder + "/Contents/big.bin").map { try $0.truncate(atOffset: 2_147_483_649); try $0.close() }
+        try Validate.expectWarning(folder, "size-unpacked-limit")
+    }
+
     @Test func usageErrors() throws {
         #expect(try Harness.run(["iapkg", "validate"]).status == 64)
         #expect(try Harness.run(["iapkg", "validate", try good("f"), "--format", "yaml"]).status == 64)

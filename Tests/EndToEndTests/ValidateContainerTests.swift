@@ -37,6 +37,32 @@ import Testing
         try Validate.expectError(try tree("n") { $0.checksumCode = 0 }, "xar-checksum-none")
     }
 
+    @Test func tocChecksumMD5Warns() throws {
+        let path = try tree("md5") { xar in
+            xar.checksumCode = 2
+            xar.tocDigest = .md5
+        }
+        try Validate.expectWarning(path, "xar-checksum-md5")
+    }
+
+    @Test func tocChecksumOutsideTheHeap() throws {
+        let path = try tree("range") { xar in
+            xar.editTOC = { $0.replacingOccurrences(of: "<offset>0</offset>", with: "<offset>99999</offset>") }
+        }
+        try Validate.expectError(path, "xar-toc-checksum-range")
+    }
+
+    @Test func tocZlibCorrupt() throws {
+        let path = try tree("inflate") { xar in
+            xar.editCompressedTOC = { bytes in
+                var copy = bytes
+                for i in 2..<min(copy.count - 4, 40) { copy[i] ^= 0xA5 }
+                return copy
+            }
+        }
+        try Validate.expectError(path, "xar-toc-inflate")
+    }
+
     @Test func tocWithDoctype() throws {
         let path = try tree("d") { xar in
             xar.editTOC = { $0.replacingOccurrences(of: "<xar>", with: "<!DOCTYPE xar [<!ENTITY e \"x\">]>\n<xar>") }
@@ -192,6 +218,19 @@ import Testing
             }
         }
         try Validate.expectError(path, "xar-data-fields")
+    }
+
+    @Test func storedDataWhoseSizeDisagrees() throws {
+        var node = XarNode.file("readme.txt", text: "hello\n")
+        node.encoding = "application/octet-stream"
+        node.declaredSize = 3
+        try Validate.expectError(try tree("stored-size", contents: [node]), "xar-data-size", entry: "Contents/readme.txt")
+    }
+
+    @Test func junkAfterACompressedDataStream() throws {
+        var node = XarNode.file("readme.txt", text: "hello\n")
+        node.storedBytes = try Deflater.compress(Array("hello\n".utf8), format: .zlib) + Array("JUNK".utf8)
+        try Validate.expectError(try tree("data-junk", contents: [node]), "xar-data-decode", entry: "Contents/readme.txt")
     }
 
     /// Declares 100 GiB from a few stored bytes: refused from the numbers alone, before any decoding.

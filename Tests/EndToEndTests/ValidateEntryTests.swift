@@ -65,6 +65,14 @@ import Testing
             }
         }
         try Validate.expectWarning(path, "entry-flags")
+        let ea = scratch.at("xattr.pkg")
+        try HostileTree.write(HostileTree.nodes(), to: ea) { xar in
+            xar.editTOC = {
+                $0.replacingOccurrences(of: "<name>readme.txt</name>",
+                                        with: "<name>readme.txt</name><ea id=\"0\"><name>user.note</name></ea>")
+            }
+        }
+        try Validate.expectWarning(ea, "entry-xattr")
     }
 
     @Test func duplicateNames() throws {
@@ -172,6 +180,18 @@ import Testing
                                    "link-hard")
     }
 
+    /// A hard link that carries data of its own: the data is still checksummed and sniffed.
+    @Test func hardLinkCarryingData() throws {
+        var original = XarNode.file("a.txt", text: "shared")
+        original.id = "50"
+        original.hardLink = "original"
+        var link = XarNode(name: "b.txt", type: "hardlink", content: CodeSamples.elf, hardLink: "50")
+        try Validate.expectError(try tree("hl-elf", [original, link]), "exec-elf", entry: "Contents/b.txt")
+        link.content = Array("shared".utf8)
+        link.extractedChecksum = .wrong
+        try Validate.expectError(try tree("hl-crc", [original, link]), "xar-extracted-checksum", entry: "Contents/b.txt")
+    }
+
     @Test func cpioHardLinkToEtcPasswd() throws {
         let items = [CpioItem(path: "/etc/passwd", mode: 0o100644, ino: 77, nlink: 2),
                      CpioItem(path: "./Contents/pw", mode: 0o100644, ino: 77, nlink: 2)]
@@ -202,6 +222,26 @@ import Testing
         try Validate.expectError(try product("cpio-pe", [.file("./Contents/x.dat", CodeSamples.pe)]), "exec-pe")
         try Validate.expectClean(try tree("mz", [.file("MZ.txt", CodeSamples.mzText)]))
         try Validate.expectClean(try product("cpio-mz", [.file("./Contents/MZ.txt", CodeSamples.mzText)]))
+    }
+
+    @Test func peHeaderBeyondTheFirst4KiB() throws {
+        try Validate.expectError(try tree("farpe", [.file("far.dat", CodeSamples.farPE)]), "exec-pe")
+        try Validate.expectError(try product("cpio-farpe", [.file("./Contents/far.dat", CodeSamples.farPE)]), "exec-pe")
+        let folder = try scratch.contentFolder("farpe-folder")
+        try scratch.write("farpe-folder/Contents/far.dat", Data(CodeSamples.farPE))
+        try Validate.expectError(folder, "exec-pe", entry: "Contents/far.dat")
+    }
+
+    @Test func invalidUTF8InACpioName() throws {
+        var item = CpioItem.file("./Contents/bad", text: "x")
+        item.nameBytes = Array("./Contents/bad".utf8) + [0xFF, 0xFE]
+        try Validate.expectError(try product("cpio-utf8", [item]), "entry-name-invalid")
+    }
+
+    @Test func fileTypedEntryWithALinkTarget() throws {
+        var node = XarNode.file("both", text: "x")
+        node.linkTarget = "../../etc/passwd"
+        try Validate.expectError(try tree("filelink", [node]), "xar-file-type", entry: "Contents/both")
     }
 
     @Test func webAssembly() throws {

@@ -53,6 +53,6 @@ let package = Package(
         .testTarget(name: "PayloadKitTests", dependencies: ["PayloadKit", "IAPCore"]),
         .testTarget(name: "IAPKitTests", dependencies: ["IAPKit", "XarKit", "BomKit", "PayloadKit", "XMLKit", "IAPCore"]),
         .testTarget(name: "IAPKitCLITests", dependencies: ["IAPKitCLI", "IAPKit"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["IAPKit", "XarKit", "IAPCore"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["IAPKit", "XarKit", "BomKit", "IAPCore"]),
     ]
 )

@@ -84,7 +84,9 @@ public enum ContentRules {
     private static func checkShape(_ entries: [ContentEntry], _ findings: inout [Finding]) {
         var top: [String: ContentEntry] = [:]
         var implicitDirectories: Set<String> = []
-        for entry in entries where !entry.components.isEmpty {
+        // Absolute and traversing paths are reported by checkNames; they are not root entries.
+        for entry in entries where !entry.components.isEmpty && !entry.rawPath.hasPrefix("/")
+            && EntryNameRules.problem(with: entry.components[0]) == nil {
             if entry.components.count == 1 {
                 top[entry.components[0]] = top[entry.components[0]] ?? entry
             } else {
@@ -161,6 +163,11 @@ public enum ContentRules {
                         "a '\(suffix)' is executable code, which hosted content may not contain; remove it"))
                 }
             }
+            if entry.kind == .hardlink, let kind = entry.sniff?.executable {
+                findings.append(.error(kind.rule, entry.rawPath, offset: entry.offset,
+                    "the hard link carries \(kind.rawValue) executable bytes of its own (judged by its bytes, not its name); hosted content may not contain executable code — remove it"))
+                continue
+            }
             guard entry.kind == .file else { continue }
             if let kind = entry.sniff?.executable {
                 findings.append(.error(kind.rule, entry.rawPath, offset: entry.offset,
@@ -210,8 +217,11 @@ public enum ContentRules {
                     }
                 }
             case .hardlink:
-                let target = entry.hardlinkTarget.map(ContentEntry.components(of:))?.joined(separator: "/") ?? ""
-                if let kind = paths[target], kind == .file, target != entry.path {
+                let raw = entry.hardlinkTarget ?? ""
+                let parts = ContentEntry.components(of: raw)
+                let relative = !raw.hasPrefix("/") && !parts.isEmpty && parts.allSatisfy { EntryNameRules.problem(with: $0) == nil }
+                let target = parts.joined(separator: "/")
+                if relative, let kind = paths[target], kind == .file, target != entry.path {
                     findings.append(.warning("link-hard", entry.rawPath, offset: entry.offset,
                         "a hard link to '\(target)'; it is unpacked as a copy"))
                 } else {

@@ -53,6 +53,10 @@ public enum PackageValidator {
         }
         findings += ContentRules.check(content.entries)
         findings += expectationFindings(info, options: options)
+        if info == nil && !findings.contains(where: { $0.severity == .error }) {
+            findings.append(.error("plist-syntax", "ContentInfo.plist",
+                "ContentInfo.plist could not be read from the package, so the product and version are unknown; rebuild the package with iapkg build"))
+        }
         let report = ValidationReport(path: path, shape: parts.shape == .product ? .product : .tree, info: info,
                                       findings: findings, strict: options.strict)
         return PackageOutcome(report: report, info: info, parts: parts, archive: archive, entries: content.entries)

@@ -92,7 +92,10 @@ enum ProductPackageChecker {
             content.findings.append(.error(error.rule ?? "xar-data", error.entry ?? payload.path, offset: error.offset,
                                            "\(error.message); \(error.advice)"))
         } catch let error as PayloadError {
-            if case .decompressionBomb = error {
+            if case .invalidEntry(let headerOffset, let reason) = error, reason.contains("not valid UTF-8") {
+                content.findings.append(.error("entry-name-invalid", payload.path,
+                    "the Payload entry whose header starts at decoded byte \(headerOffset) is invalid: \(reason); names must be UTF-8 — rename it and rebuild (entries after it were not checked)"))
+            } else if case .decompressionBomb = error {
                 content.findings.append(.error("size-declared-bomb", payload.path,
                     "the Payload decodes to more than its Bom declares (\(error)); a decompression bomb — refuse the package"))
             } else {

@@ -28,7 +28,13 @@ enum TreePackageChecker {
                 content.findings.append(.error("xar-file-type", file.path, offset: entry.offset,
                     "the entry is typed 'file' but carries a link target; readers disagree on what it is — rebuild the package"))
             }
-            if entry.kind == .file, let data = file.data {
+            if entry.kind == .file, file.data == nil, entry.components == ["ContentInfo.plist"] {
+                // xar writers store an empty file without <data>; it is still the plist to judge.
+                content.contentInfo = []
+            }
+            // Every entry's data is decoded and checked, not only regular files': a hard link or a
+            // folder may carry bytes too, and some extractor may write them.
+            if let data = file.data {
                 if let bomb = DecompressionBombCheck.finding(entry: file.path, declared: data.size, stored: data.length, offset: entry.offset) {
                     content.findings.append(bomb)
                 } else {

@@ -1,0 +1,357 @@
+import BomKit
+import Foundation
+import IAPCore
+import IAPKit
+
+/// How a hand-made `<data>` element spells one of its checksums.
+enum ChecksumSpec: Equatable {
+    /// The right SHA-1 of the bytes.
+    case correct
+    /// No element at all.
+    case omitted
+    /// A SHA-1 of other bytes.
+    case wrong
+}
+
+/// One `<file>` of a hand-made xar TOC; every field can be made wrong on purpose.
+struct XarNode {
+    var name: String
+    /// The `<type>` text: file, directory, symlink, hardlink, fifo, "character special"…
+    var type = "file"
+    /// The id attribute; nil numbers the entries 1, 2, 3… in document order.
+    var id: String?
+    var mode = "0644"
+    /// A file's decoded bytes (nil: no `<data>`).
+    var content: [UInt8]?
+    /// `application/x-gzip` compresses `content` with zlib; anything else stores it as it is.
+    var encoding = "application/x-gzip"
+    /// Replaces the bytes written to the heap (the checksums still describe what is written).
+    var storedBytes: [UInt8]?
+    /// Replaces `<size>` (the decoded length).
+    var declaredSize: UInt64?
+    var archivedChecksum = ChecksumSpec.correct
+    var extractedChecksum = ChecksumSpec.correct
+    /// A symlink's `<link>` text.
+    var linkTarget: String?
+    /// The `link` attribute of `<type>` for hard links ("original" or an id).
+    var hardLink: String?
+    var children: [XarNode] = []
+
+    /// A directory holding `children`.
+    static func directory(_ name: String, mode: String = "0755", _ children: [XarNode] = []) -> XarNode {
+        XarNode(name: name, type: "directory", mode: mode, children: children)
+    }
+
+    /// A regular file with `content`.
+    static func file(_ name: String, _ content: [UInt8], mode: String = "0644") -> XarNode {
+        XarNode(name: name, mode: mode, content: content)
+    }
+
+    /// A regular file with text content.
+    static func file(_ name: String, text: String, mode: String = "0644") -> XarNode {
+        .file(name, Array(text.utf8), mode: mode)
+    }
+
+    /// A symbolic link to `target`.
+    static func symlink(_ name: String, to target: String) -> XarNode {
+        XarNode(name: name, type: "symlink", mode: "0755", linkTarget: target)
+    }
+}
+
+/// Writes xar archives byte by byte — header, TOC text, heap — so any part can be broken.
+/// The heap starts with the digest of the compressed TOC (heap offset 0, SHA-1 unless told), then file data.
+struct HostileXar {
+    var nodes: [XarNode]
+    var magic: UInt32 = 0x7861_7221
+    var headerSize: UInt16 = 28
+    var version: UInt16 = 1
+    var checksumCode: UInt32 = 1
+    /// The TOC digest's algorithm (its `<checksum>` style and size, and the heap's first bytes).
+    var tocDigest = DigestAlgorithm.sha1
+    /// Edits the TOC XML text before it is compressed.
+    var editTOC: (String) -> String = { $0 }
+    /// Edits the compressed TOC bytes (the declared length follows the edit unless overridden).
+    var editCompressedTOC: ([UInt8]) -> [UInt8] = { $0 }
+    /// Replaces the declared compressed TOC length.
+    var declaredCompressedLength: UInt64?
+    /// Replaces the declared uncompressed TOC length.
+    var declaredUncompressedLength: UInt64?
+    /// Writes a TOC digest of other bytes.
+    var wrongTOCDigest = false
+    /// Edits the heap (TOC digest included) before it is written.
+    var editHeap: ([UInt8]) -> [UInt8] = { $0 }
+
+    init(_ nodes: [XarNode]) { self.nodes = nodes }
+
+    /// The archive's bytes.
+    func bytes() throws -> [UInt8] {
+        var heap: [UInt8] = []
+        var nextID = 1
+        var body = ""
+        for node in nodes {
+            try append(node, depth: 2, heapBase: tocDigest.byteCount, heap: &heap, nextID: &nextID, to: &body)
+        }
+        let xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<xar>\n <toc>\n"
+            + "  <checksum style=\"\(tocDigest.rawValue)\">\n   <offset>0</offset>\n   <size>\(tocDigest.byteCount)</size>\n  </checksum>\n"
+            + "  <creation-time>2024-01-01T00:00:00Z</creation-time>\n" + body + " </toc>\n</xar>\n"
+        let text = Array(editTOC(xml).utf8)
+        let compressed = editCompressedTOC(try Deflater.compress(text, format: .zlib))
+        let digest = DigestHasher.digest(tocDigest, of: wrongTOCDigest ? compressed + [0] : compressed)
+        var header: [UInt8] = []
+        header.appendBE(magic)
+        header.appendBE(headerSize)
+        header.appendBE(version)
+        header.appendBE(declaredCompressedLength ?? UInt64(compressed.count))
+        header.appendBE(declaredUncompressedLength ?? UInt64(text.count))
+        header.appendBE(checksumCode)
+        return header + compressed + editHeap(digest + heap)
+    }
+
+    /// Writes the archive to `path`.
+    func write(to path: String) throws {
+        try Data(bytes()).write(to: URL(fileURLWithPath: path))
+    }
+
+    private func append(_ node: XarNode, depth: Int, heapBase: Int, heap: inout [UInt8], nextID: inout Int,
+                        to xml: inout String) throws {
+        let pad = String(repeating: " ", count: depth)
+        let id = node.id ?? String(nextID)
+        nextID += 1
+        xml += "\(pad)<file id=\"\(escape(id))\">\n\(pad) <name>\(escape(node.name))</name>\n"
+        xml += "\(pad) <type\(node.hardLink.map { " link=\"\(escape($0))\"" } ?? "")>\(escape(node.type))</type>\n"
+        if let target = node.linkTarget { xml += "\(pad) <link type=\"broken\">\(escape(target))</link>\n" }
+        xml += "\(pad) <mode>\(node.mode)</mode>\n\(pad) <uid>0</uid>\n\(pad) <gid>0</gid>\n"
+        if let content = node.content {
+            let encoded = node.encoding == "application/x-gzip" ? try Deflater.compress(content, format: .zlib) : content
+            let stored = node.storedBytes ?? encoded
+            let offset = heapBase + heap.count
+            heap += stored
+            xml += "\(pad) <data>\n\(pad)  <offset>\(offset)</offset>\n\(pad)  <length>\(stored.count)</length>\n"
+            xml += "\(pad)  <size>\(node.declaredSize ?? UInt64(content.count))</size>\n"
+            xml += "\(pad)  <encoding style=\"\(escape(node.encoding))\"/>\n"
+            xml += checksum("archived-checksum", node.archivedChecksum, of: stored, pad: pad)
+            xml += checksum("extracted-checksum", node.extractedChecksum, of: content, pad: pad)
+            xml += "\(pad) </data>\n"
+        }
+        for child in node.children {
+            try append(child, depth: depth + 1, heapBase: heapBase, heap: &heap, nextID: &nextID, to: &xml)
+        }
+        xml += "\(pad)</file>\n"
+    }
+
+    private func checksum(_ element: String, _ spec: ChecksumSpec, of bytes: [UInt8], pad: String) -> String {
+        switch spec {
+        case .omitted: return ""
+        case .correct, .wrong:
+            let digest = DigestHasher.digest(.sha1, of: spec == .wrong ? bytes + [1] : bytes)
+            return "\(pad)  <\(element) style=\"sha1\">\(Hex.encode(digest))</\(element)>\n"
+        }
+    }
+
+    private func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+    }
+}
+
+/// One entry of a hand-made cpio (odc) Payload.
+struct CpioItem {
+    /// The name as stored ("./Contents/a.txt").
+    var path: String
+    /// Full st_mode, type bits included (0o100644, 0o040755, 0o120755, 0o010644…).
+    var mode: UInt32
+    /// A file's bytes, or a symlink's target.
+    var data: [UInt8] = []
+    var ino: UInt64 = 0
+    var nlink: UInt64 = 1
+    /// Replaces the stored name bytes (for names that are not valid UTF-8).
+    var nameBytes: [UInt8]?
+
+    static func directory(_ path: String, mode: UInt32 = 0o755) -> CpioItem { CpioItem(path: path, mode: 0o040000 | mode) }
+    static func file(_ path: String, _ data: [UInt8], mode: UInt32 = 0o644) -> CpioItem {
+        CpioItem(path: path, mode: 0o100000 | mode, data: data)
+    }
+    static func file(_ path: String, text: String, mode: UInt32 = 0o644) -> CpioItem { .file(path, Array(text.utf8), mode: mode) }
+    static func symlink(_ path: String, to target: String) -> CpioItem {
+        CpioItem(path: path, mode: 0o120755, data: Array(target.utf8))
+    }
+}
+
+/// Raw odc cpio bytes: 76-byte ASCII octal headers, name + NUL, data; `TRAILER!!!` last.
+enum OdcCpio {
+    static func octal(_ value: UInt64, width: Int) -> String {
+        let digits = String(value, radix: 8)
+        return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    }
+
+    static func bytes(_ items: [CpioItem]) -> [UInt8] {
+        var out: [UInt8] = []
+        for (index, item) in items.enumerated() {
+            out += header(name: item.nameBytes ?? Array(item.path.utf8), mode: item.mode, size: UInt64(item.data.count),
+                          ino: item.ino == 0 ? UInt64(index + 1) : item.ino, nlink: item.nlink)
+            out += item.data
+        }
+        out += header(name: Array("TRAILER!!!".utf8), mode: 0, size: 0, ino: 0, nlink: 1)
+        return out
+    }
+
+    private static func header(name: [UInt8], mode: UInt32, size: UInt64, ino: UInt64, nlink: UInt64) -> [UInt8] {
+        let fields = "070707" + octal(0, width: 6) + octal(ino, width: 6) + octal(UInt64(mode), width: 6)
+            + octal(0, width: 6) + octal(0, width: 6) + octal(nlink, width: 6) + octal(0, width: 6)
+            + octal(1_704_067_200, width: 11) + octal(UInt64(name.count + 1), width: 6) + octal(size, width: 11)
+        return Array(fields.utf8) + name + [0]
+    }
+}
+
+/// A product archive (Distribution + NAME.pkg/{Bom, Payload, PackageInfo}) made from cpio items,
+/// with a Bom that matches them unless a test edits it.
+struct HostileProduct {
+    var name = "content"
+    var items: [CpioItem]
+    /// Edits the Bom records made from `items` before the Bom is written.
+    var editBom: ([BomEntry]) -> [BomEntry] = { $0 }
+    /// Replaces the gzip'd Payload bytes.
+    var payloadOverride: [UInt8]?
+    /// Leaves the Distribution out.
+    var withoutDistribution = false
+    /// More entries inside NAME.pkg (e.g. Scripts).
+    var extraComponentNodes: [XarNode] = []
+    /// Edits the xar before it is written.
+    var editXar: (inout HostileXar) -> Void = { _ in }
+
+    init(items: [CpioItem]) { self.items = items }
+
+    /// A valid product archive holding `plist` and `files` (path below Contents/ → bytes).
+    init(plist: String = Fixtures.plist(product: "com.example.test", version: "1.0"),
+         files: [(String, [UInt8])] = [("readme.txt", Array("hello\n".utf8))]) {
+        var items: [CpioItem] = [.directory("."), .file("./ContentInfo.plist", text: plist), .directory("./Contents")]
+        for (path, bytes) in files { items.append(.file("./Contents/" + path, bytes)) }
+        self.items = items
+    }
+
+    /// The Bom records pkgbuild would write for `items`, leaving out what no Bom can hold
+    /// (absolute or `..` paths, duplicates, children of non-folders, overlong paths): the
+    /// validator then reports those as Bom mismatches too.
+    static func bomEntries(_ items: [CpioItem]) -> [BomEntry] {
+        var directories: Set<String> = []
+        var seen: Set<String> = []
+        let writable = items.filter { item in
+            let parts = item.path.split(separator: "/", omittingEmptySubsequences: false)
+            guard item.path == "." || item.path.hasPrefix("./"), item.path.utf8.count <= 1024,
+                  !parts.dropFirst().contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }),
+                  seen.insert(item.path).inserted else { return false }
+            if item.path != "." {
+                guard directories.contains(parts.dropLast().joined(separator: "/")) else { return false }
+            }
+            if item.mode & 0o170000 == 0o040000 { directories.insert(item.path) }
+            return true
+        }
+        return writable.compactMap { item in
+            let mode = UInt16(truncatingIfNeeded: item.mode)
+            switch item.mode & 0o170000 {
+            case 0o040000: return BomEntry(path: item.path, kind: .directory, mode: mode, size: 0)
+            case 0o120000:
+                return BomEntry(path: item.path, kind: .symlink, mode: mode, size: UInt64(item.data.count),
+                                checksum: BomChecksum.checksum(of: item.data), linkTarget: String(decoding: item.data, as: UTF8.self))
+            case 0o100000:
+                return BomEntry(path: item.path, kind: .file, mode: mode, size: UInt64(item.data.count),
+                                checksum: BomChecksum.checksum(of: item.data))
+            case 0o020000, 0o060000: return BomEntry(path: item.path, kind: .device, mode: mode, device: 0)
+            default: return nil
+            }
+        }
+    }
+
+    /// The xar, before `editXar`.
+    func xar() throws -> HostileXar {
+        let payload = try payloadOverride ?? Deflater.compress(OdcCpio.bytes(items), format: .gzip)
+        let bom = try BomWriter.write(editBom(Self.bomEntries(items)))
+        let sizes = items.map { UInt64($0.data.count) }
+        let kbytes = ProductArchiveDocuments.installKBytes(sizes: sizes)
+        var component = XarNode.directory(name + ".pkg", [
+            .file("Bom", bom),
+            XarNode(name: "Payload", content: payload, encoding: "application/octet-stream"),
+            .file("PackageInfo", ProductArchiveDocuments.packageInfo(componentName: name, numberOfFiles: items.count, installKBytes: kbytes)),
+        ])
+        component.children += extraComponentNodes
+        var nodes = [component]
+        if !withoutDistribution {
+            nodes.insert(.file("Distribution", ProductArchiveDocuments.distribution(componentName: name, installKBytes: kbytes)), at: 0)
+        }
+        var xar = HostileXar(nodes)
+        editXar(&xar)
+        return xar
+    }
+
+    func write(to path: String) throws { try xar().write(to: path) }
+}
+
+/// Bare-tree packages: ContentInfo.plist and Contents/ as xar entries.
+enum HostileTree {
+    /// A valid tree whose Contents/ holds `contents` (plus readme.txt unless `contents` is given).
+    static func nodes(plist: String = Fixtures.plist(product: "com.example.test", version: "1.0"),
+                      contents: [XarNode] = [.file("readme.txt", text: "hello\n")]) -> [XarNode] {
+        [.file("ContentInfo.plist", text: plist), .directory("Contents", contents)]
+    }
+
+    /// Writes a tree package to `path`, letting `edit` change the xar first.
+    static func write(_ nodes: [XarNode], to path: String, edit: (inout HostileXar) -> Void = { _ in }) throws {
+        var xar = HostileXar(nodes)
+        edit(&xar)
+        try xar.write(to: path)
+    }
+}
+
+/// Sample bytes for the executable-code rules.
+enum CodeSamples {
+    /// A thin 64-bit Mach-O header (little-endian magic 0xfeedfacf as stored on disk).
+    static let machOThin: [UInt8] = [0xCF, 0xFA, 0xED, 0xFE, 0x0C, 0x00, 0x00, 0x01] + [UInt8](repeating: 0, count: 56)
+
+    /// A universal (fat) header with two slices that lie inside the file.
+    static let machOUniversal: [UInt8] = {
+        var bytes: [UInt8] = []
+        bytes.appendBE(UInt32(0xCAFE_BABE))
+        bytes.appendBE(UInt32(2))
+        for (cpu, offset) in [(UInt32(0x0100_0007), UInt32(4096)), (UInt32(0x0100_000C), UInt32(8192))] {
+            bytes.appendBE(cpu)
+            bytes.appendBE(UInt32(3))
+            bytes.appendBE(offset)
+            bytes.appendBE(UInt32(4096))
+            bytes.appendBE(UInt32(12))
+        }
+        bytes += [UInt8](repeating: 0, count: 12288 - bytes.count)
+        return bytes
+    }()
+
+    /// A Java class file: same magic, then minor 0 / major 52 (read as 52 "architectures": not fat).
+    static let javaClass: [UInt8] = [0xCA, 0xFE, 0xBA, 0xBE, 0x00, 0x00, 0x00, 0x34, 0x00, 0x0A] + [UInt8](repeating: 0, count: 120)
+
+    /// An ELF header.
+    static let elf: [UInt8] = [0x7F, 0x45, 0x4C, 0x46, 0x02, 0x01, 0x01, 0x00] + [UInt8](repeating: 0, count: 56)
+
+    /// An MZ stub whose e_lfanew points at `PE\0\0`.
+    static let pe: [UInt8] = {
+        var bytes = [UInt8](repeating: 0, count: 0x100)
+        bytes[0] = 0x4D
+        bytes[1] = 0x5A
+        bytes[0x3C] = 0x80
+        bytes[0x80] = 0x50
+        bytes[0x81] = 0x45
+        return bytes
+    }()
+
+    /// A PE whose `PE\0\0` lies at 0x2000, beyond the first 4 KiB a sniffer keeps.
+    static let farPE: [UInt8] = {
+        var bytes = [UInt8](repeating: 0, count: 0x3000)
+        bytes[0] = 0x4D
+        bytes[1] = 0x5A
+        bytes[0x3D] = 0x20
+        bytes[0x2000] = 0x50
+        bytes[0x2001] = 0x45
+        return bytes
+    }()
+
+    /// Text that merely starts with "MZ".
+    static let mzText = Array("MZ is the name of our level pack; this is a readme, not a program.\n".utf8)
+        + Array(String(repeating: "Plain text line.\n", count: 20).utf8)
+}

@@ -1,0 +1,138 @@
+import BomKit
+import Foundation
+import IAPCore
+import Testing
+
+/// Product-archive shape rules (FORMAT.md §5 a, §6 "Shape"): Distribution, the component's three
+/// files, the Payload's paths, and a Bom that lists exactly what the Payload holds.
+@Suite struct ValidateProductTests {
+    let scratch = ScratchFolder()
+
+    func write(_ name: String, _ package: HostileProduct) throws -> String {
+        let path = scratch.at(name + ".pkg")
+        try package.write(to: path)
+        return path
+    }
+
+    @Test func handMadeProductIsClean() throws {
+        let run = try Validate.expectClean(try write("good", HostileProduct()))
+        #expect(run.document?.inputs.first?.shape == "product")
+        #expect(run.document?.inputs.first?.productIdentifier == "com.example.test")
+    }
+
+    @Test func missingDistribution() throws {
+        var package = HostileProduct()
+        package.withoutDistribution = true
+        try Validate.expectError(try write("nodist", package), "shape-product-layout", entry: "Distribution")
+    }
+
+    @Test func distributionNamingAnotherComponent() throws {
+        var package = HostileProduct()
+        package.editXar = { xar in
+            xar.nodes[0] = .file("Distribution", ProductArchiveDocumentsText.distribution(referencing: "other.pkg"))
+        }
+        try Validate.expectError(try write("otherdist", package), "shape-distribution", entry: "Distribution")
+    }
+
+    @Test func scriptsInTheComponent() throws {
+        var package = HostileProduct()
+        package.extraComponentNodes = [.directory("Scripts", [.file("postinstall", text: "#!/bin/sh\nrm -rf /\n", mode: "0755")])]
+        try Validate.expectError(try write("scripts", package), "shape-product-layout", entry: "content.pkg/Scripts")
+    }
+
+    @Test func secondComponentOrExtraTopEntry() throws {
+        var package = HostileProduct()
+        package.editXar = { xar in xar.nodes.append(.file("Resources", text: "x")) }
+        try Validate.expectError(try write("extra", package), "shape-product-layout", entry: "Resources")
+    }
+
+    @Test func componentWithoutBom() throws {
+        var package = HostileProduct()
+        package.editXar = { xar in xar.nodes[1].children.removeAll { $0.name == "Bom" } }
+        try Validate.expectError(try write("nobom", package), "shape-product-layout", entry: "content.pkg/Bom")
+    }
+
+    @Test func payloadPathWithoutDotSlash() throws {
+        var package = HostileProduct()
+        package.items.append(.file("Contents/bare.txt", text: "x"))
+        try Validate.expectError(try write("prefix", package), "shape-payload-prefix", entry: "Contents/bare.txt")
+    }
+
+    @Test func bomMissingAnEntry() throws {
+        var package = HostileProduct(files: [("a.txt", Array("a\n".utf8)), ("b.txt", Array("b\n".utf8))])
+        package.editBom = { $0.filter { $0.path != "./Contents/b.txt" } }
+        let run = try Validate.expectError(try write("bom-missing", package), "shape-bom-mismatch", entry: "./Contents/b.txt")
+        #expect(run.findings.filter { $0.rule == "shape-bom-mismatch" }.count == 1, "\(run.dump)")
+    }
+
+    @Test func bomListsWhatThePayloadLacks() throws {
+        var package = HostileProduct()
+        package.editBom = { $0 + [BomEntry(path: "./Contents/ghost.txt", kind: .file, mode: 0o100644, size: 3, checksum: 1)] }
+        try Validate.expectError(try write("bom-ghost", package), "shape-bom-mismatch", entry: "./Contents/ghost.txt")
+    }
+
+    @Test func bomWrongSize() throws {
+        var package = HostileProduct()
+        package.editBom = { entries in
+            entries.map { var e = $0; if e.path == "./Contents/readme.txt" { e.size += 1 }; return e }
+        }
+        let run = try Validate.expectError(try write("bom-size", package), "shape-bom-mismatch", entry: "./Contents/readme.txt")
+        #expect(run.findings.contains { $0.message.contains("size (Bom: 7, Payload: 6)") }, "\(run.dump)")
+    }
+
+    @Test func bomWrongChecksum() throws {
+        var package = HostileProduct()
+        package.editBom = { entries in
+            entries.map { var e = $0; if e.path == "./Contents/readme.txt" { e.checksum ^= 1 }; return e }
+        }
+        let run = try Validate.expectError(try write("bom-crc", package), "shape-bom-mismatch", entry: "./Contents/readme.txt")
+        #expect(run.findings.contains { $0.message.contains("checksum") }, "\(run.dump)")
+    }
+
+    @Test func unreadableBomPayloadAndPackageInfo() throws {
+        var bom = HostileProduct()
+        bom.editXar = { xar in xar.nodes[1].children[0] = .file("Bom", text: "BOMStore but not really") }
+        try Validate.expectError(try write("bad-bom", bom), "shape-bom", entry: "content.pkg/Bom")
+
+        var payload = HostileProduct()
+        payload.payloadOverride = Array("not gzip at all".utf8)
+        try Validate.expectError(try write("bad-payload", payload), "shape-payload", entry: "content.pkg/Payload")
+
+        var info = HostileProduct()
+        info.editXar = { xar in xar.nodes[1].children[2] = .file("PackageInfo", text: "<pkg-info") }
+        try Validate.expectError(try write("bad-info", info), "shape-packageinfo", entry: "content.pkg/PackageInfo")
+    }
+
+    /// The Bom declares a 100 GiB file the Payload's few bytes cannot hold: refused before decoding.
+    @Test func honestBombInTheBom() throws {
+        var package = HostileProduct()
+        package.editBom = { entries in
+            entries.map { var e = $0; if e.path == "./Contents/readme.txt" { e.size = 100 << 30 }; return e }
+        }
+        let run = try Validate.expectError(try write("bom-bomb", package), "size-declared-bomb", entry: "content.pkg/Payload")
+        #expect(run.seconds < 0.8, "took \(run.seconds) s")
+    }
+
+    /// The Bom says 6 bytes; the Payload holds 64 MiB of zeros: decoding stops near the declared total.
+    @Test func lyingPayloadStopsAtTheDeclaredTotal() throws {
+        var package = HostileProduct()
+        package.items.append(.file("./Contents/zeros.bin", [UInt8](repeating: 0, count: 64 << 20)))
+        package.editBom = { entries in
+            entries.map { var e = $0; if e.path == "./Contents/zeros.bin" { e.size = 6 }; return e }
+        }
+        let run = try Validate.expectError(try write("liar", package), "size-declared-bomb", entry: "content.pkg/Payload")
+        #expect(run.seconds < 0.8, "took \(run.seconds) s")
+    }
+}
+
+/// Distribution text pointing at an arbitrary component.
+enum ProductArchiveDocumentsText {
+    static func distribution(referencing component: String) -> [UInt8] {
+        Array("""
+        <?xml version="1.0" encoding="utf-8"?>
+        <installer-gui-script minSpecVersion="1">
+            <pkg-ref id="x" version="0" installKBytes="1">#\(component)</pkg-ref>
+        </installer-gui-script>
+        """.utf8)
+    }
+}

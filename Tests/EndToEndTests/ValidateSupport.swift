@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+
+/// What `iapkg validate --json` said about a run.
+struct ValidateRun {
+    /// One finding as the JSON report carries it.
+    struct Finding: Decodable {
+        var rule: String
+        var severity: String
+        var entry: String?
+        var offset: UInt64?
+        var message: String
+    }
+
+    /// One input's report.
+    struct Input: Decodable {
+        var path: String
+        var valid: Bool
+        var shape: String?
+        var findings: [Finding]
+        var productIdentifier: String?
+        var contentVersion: String?
+    }
+
+    /// The whole document.
+    struct Document: Decodable {
+        var schemaVersion: Int
+        var valid: Bool
+        var inputs: [Input]
+        var unreadable: [Unreadable]
+    }
+
+    struct Unreadable: Decodable {
+        var path: String
+        var message: String
+    }
+
+    var result: Harness.Result
+    var document: Document?
+    /// Wall time the binary took, in seconds.
+    var seconds: Double
+
+    var status: Int32 { result.status }
+    /// Every finding of every input.
+    var findings: [Finding] { document?.inputs.flatMap(\.findings) ?? [] }
+    /// The rule ids found, errors and warnings alike.
+    var rules: Set<String> { Set(findings.map(\.rule)) }
+    /// Rule ids of error findings only.
+    var errorRules: Set<String> { Set(findings.filter { $0.severity == "error" }.map(\.rule)) }
+    /// Rule ids of warning findings only.
+    var warningRules: Set<String> { Set(findings.filter { $0.severity == "warning" }.map(\.rule)) }
+    /// A readable dump for failure messages.
+    var dump: String {
+        findings.map { "\($0.severity)[\($0.rule)] \($0.entry ?? "-") @\($0.offset.map(String.init) ?? "-"): \($0.message)" }
+            .joined(separator: "\n") + "\nstatus \(status)\nstderr: \(result.stderr)"
+    }
+}
+
+/// Runs the built binary's `validate --json` and checks verdicts.
+enum Validate {
+    /// Runs `iapkg validate <paths> --json <extra>`.
+    static func run(_ paths: [String], _ extra: [String] = [], environment: [String: String] = [:]) throws -> ValidateRun {
+        let start = Date()
+        let result = try Harness.run(["iapkg", "validate"] + paths + ["--json"] + extra, environment: environment)
+        let seconds = Date().timeIntervalSince(start)
+        let document = try? JSONDecoder().decode(ValidateRun.Document.self, from: result.stdoutData)
+        return ValidateRun(result: result, document: document, seconds: seconds)
+    }
+
+    static func run(_ path: String, _ extra: [String] = []) throws -> ValidateRun { try run([path], extra) }
+
+    /// Expects exit 1 and an error finding under `rule` (naming `entry` when given).
+    @discardableResult
+    static func expectError(_ path: String, _ rule: String, entry: String? = nil, extra: [String] = [],
+                            sourceLocation: SourceLocation = #_sourceLocation) throws -> ValidateRun {
+        let run = try run(path, extra)
+        #expect(run.status == 1, "\(run.dump)", sourceLocation: sourceLocation)
+        #expect(run.errorRules.contains(rule), "expected error \(rule):\n\(run.dump)", sourceLocation: sourceLocation)
+        if let entry {
+            let named = run.findings.contains { $0.rule == rule && ($0.entry ?? "").contains(entry) }
+            #expect(named, "expected \(rule) naming \(entry):\n\(run.dump)", sourceLocation: sourceLocation)
+        }
+        return run
+    }
+
+    /// Expects exit 0 and a warning finding under `rule`.
+    @discardableResult
+    static func expectWarning(_ path: String, _ rule: String, extra: [String] = [],
+                              sourceLocation: SourceLocation = #_sourceLocation) throws -> ValidateRun {
+        let run = try run(path, extra)
+        #expect(run.status == 0, "\(run.dump)", sourceLocation: sourceLocation)
+        #expect(run.warningRules.contains(rule), "expected warning \(rule):\n\(run.dump)", sourceLocation: sourceLocation)
+        #expect(run.errorRules.isEmpty, "\(run.dump)", sourceLocation: sourceLocation)
+        return run
+    }
+
+    /// Expects exit 0 and no finding at all.
+    @discardableResult
+    static func expectClean(_ path: String, extra: [String] = [],
+                            sourceLocation: SourceLocation = #_sourceLocation) throws -> ValidateRun {
+        let run = try run(path, extra)
+        #expect(run.status == 0, "\(run.dump)", sourceLocation: sourceLocation)
+        #expect(run.findings.isEmpty, "expected no findings:\n\(run.dump)", sourceLocation: sourceLocation)
+        #expect(run.document?.inputs.first?.valid == true, "\(run.dump)", sourceLocation: sourceLocation)
+        return run
+    }
+
+    /// Expects exit 0 and neither `rule` nor any error.
+    @discardableResult
+    static func expectPasses(_ path: String, without rule: String, extra: [String] = [],
+                             sourceLocation: SourceLocation = #_sourceLocation) throws -> ValidateRun {
+        let run = try run(path, extra)
+        #expect(run.status == 0, "\(run.dump)", sourceLocation: sourceLocation)
+        #expect(!run.rules.contains(rule), "did not expect \(rule):\n\(run.dump)", sourceLocation: sourceLocation)
+        #expect(run.errorRules.isEmpty, "\(run.dump)", sourceLocation: sourceLocation)
+        return run
+    }
+}

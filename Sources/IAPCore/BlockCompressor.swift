@@ -33,14 +33,15 @@ public final class BlockCompressor: @unchecked Sendable {
         libdeflate_zlib_compress(handle, input.baseAddress, input.count, output.baseAddress, output.count)
     }
 
-    /// A quick guess whether `input` is already compressed: three 8 KiB samples through level 1
-    /// all come out at least 97% of their size. Costs about 0.2 ms per call.
+    /// A quick guess whether `input` is already compressed: a 40 KiB sample (longer than deflate's
+    /// 32 KiB window, so repeats within reach are seen) from its start and one from its middle both
+    /// come out of level 1 at 97% of their size or more. Costs about 0.5 ms per MiB block.
     public static func looksIncompressible(_ input: UnsafeRawBufferPointer, probe: BlockCompressor) -> Bool {
-        let sample = 8192
+        let sample = 40 << 10
         guard input.count >= 4 * sample else { return false }
         let output = UnsafeMutableRawBufferPointer.allocate(byteCount: probe.gzipBound(sample), alignment: 16)
         defer { output.deallocate() }
-        for start in [0, input.count / 2 - sample / 2, input.count - sample] {
+        for start in [0, input.count / 2] {
             let piece = UnsafeRawBufferPointer(rebasing: input[start..<(start + sample)])
             let size = libdeflate_deflate_compress(probe.handle, piece.baseAddress, sample, output.baseAddress, output.count)
             if size == 0 || size * 100 < sample * 97 { return false }

@@ -15,19 +15,22 @@ public struct BuildOptions: Sendable {
     public var output: String?
     /// Seconds since 1970 stamped on every entry and the archive; nil uses file times and now.
     public var sourceDateEpoch: Int64?
-    /// zlib level 1–9.
+    /// Compression level 1–12 on libdeflate's scale (7, the default, is as small as zlib's 6).
     public var compressionLevel: Int32
     /// Called with (bytes done, bytes total) as content is written.
     public var progress: (@Sendable (UInt64, UInt64) -> Void)?
 
     public init(layout: PackageLayout = .product, output: String? = nil, sourceDateEpoch: Int64? = nil,
-                compressionLevel: Int32 = 6, progress: (@Sendable (UInt64, UInt64) -> Void)? = nil) {
+                compressionLevel: Int32 = 7, progress: (@Sendable (UInt64, UInt64) -> Void)? = nil) {
         self.layout = layout
         self.output = output
         self.sourceDateEpoch = sourceDateEpoch
         self.compressionLevel = compressionLevel
         self.progress = progress
     }
+
+    /// The matching zlib level (1–9) for the xar entries zlib encodes.
+    var zlibLevel: Int32 { max(1, min(9, compressionLevel - 1)) }
 }
 
 /// What a build wrote.

@@ -38,7 +38,7 @@ public enum PackageBuilder {
         let target = try AtomicOutputFile(destination: output)
         let xar = try XarWriter(temporaryDirectory: AtomicOutputFile.folder(of: output),
                                 options: XarWriterOptions(creationTime: Timestamps.iso8601(times.archive),
-                                                          compressionLevel: options.compressionLevel))
+                                                          compressionLevel: options.zlibLevel))
         switch options.layout {
         case .product:
             try ProductArchiveWriter.write(scan, contentInfo: contentInfo, times: times, level: options.compressionLevel,

@@ -39,7 +39,8 @@ enum ProductPackageChecker {
         if let payload = parts.payload, let data = payload.data {
             let declared = bom?.values.reduce(UInt64(0)) { $0 &+ ($1.kind == .file ? $1.size : 0) } ?? 0
             let offset = archive.heapOffset &+ data.offset
-            if let bomb = DecompressionBombCheck.finding(entry: payload.path, declared: declared, stored: data.length, offset: offset) {
+            if let bomb = DecompressionBombCheck.totalFinding(declared: declared, entry: payload.path)
+                ?? DecompressionBombCheck.finding(entry: payload.path, declared: declared, stored: data.length, offset: offset) {
                 content.findings.append(bomb)
             } else {
                 let headers = UInt64(bom?.count ?? 0) * (76 + 1026) + (1 << 20)

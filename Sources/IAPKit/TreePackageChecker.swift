@@ -10,6 +10,8 @@ enum TreePackageChecker {
                                   uniquingKeysWith: { first, _ in first })
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 64)
         defer { buffer.deallocate() }
+        let declaredTotal = archive.toc.files.reduce(UInt64(0)) { $0 &+ ($1.data?.size ?? 0) }
+        let tooBig = DecompressionBombCheck.totalFinding(declared: declaredTotal, entry: nil)
         for file in archive.toc.files {
             var entry = ContentEntry(rawPath: file.path, kind: ContentEntry.Kind(file.type),
                                      permissions: (file.mode ?? 0o644) & 0o7777, size: file.data?.size ?? 0,
@@ -37,12 +39,13 @@ enum TreePackageChecker {
             if let data = file.data {
                 if let bomb = DecompressionBombCheck.finding(entry: file.path, declared: data.size, stored: data.length, offset: entry.offset) {
                     content.findings.append(bomb)
-                } else {
+                } else if tooBig == nil {
                     decode(file, archive: archive, into: &entry, content: &content, buffer: buffer)
                 }
             }
             content.entries.append(entry)
         }
+        if let tooBig { content.findings.append(tooBig) }
         return content
     }
 
@@ -75,6 +78,17 @@ enum DecompressionBombCheck {
     static let maxRatio: UInt64 = 1032
 
     /// A `size-declared-bomb` finding when `declared` decoded bytes cannot come from `stored` bytes.
+    /// Unpacked content beyond this is refused before decoding (we decide: eight times Apple's 2 GiB
+    /// upload cap; real content compresses far less, and decoding more would take minutes).
+    static let maxDeclaredTotal: UInt64 = 16 << 30
+
+    /// A `size-declared-bomb` finding when a package declares more unpacked bytes than any real one.
+    static func totalFinding(declared: UInt64, entry: String?) -> Finding? {
+        guard declared > maxDeclaredTotal else { return nil }
+        return .error("size-declared-bomb", entry, offset: nil,
+            "the package declares \(declared) unpacked bytes, more than the \(maxDeclaredTotal) (16 GiB) any hosted content could need: refused before decoding as a decompression bomb")
+    }
+
     static func finding(entry: String?, declared: UInt64, stored: UInt64, offset: UInt64?) -> Finding? {
         let (product, overflow) = stored.multipliedReportingOverflow(by: maxRatio)
         let possible = overflow ? UInt64.max : product &+ 4096

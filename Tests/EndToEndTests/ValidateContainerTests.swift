@@ -243,6 +243,17 @@ import Testing
         #expect(run.findings.first { $0.rule == "size-declared-bomb" }?.offset != nil, "\(run.dump)")
     }
 
+    /// Declares 20 GiB from 24 MiB stored: a ratio deflate could reach, but a total no hosted content
+    /// needs, so it is refused from the numbers before decoding instead of inflating for minutes.
+    @Test func plausibleRatioButHugeTotalRefusedBeforeDecoding() throws {
+        var generator = SystemRandomNumberGenerator()
+        var node = XarNode.file("huge.bin", (0..<(24 << 20)).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        node.declaredSize = 20 << 30
+        let path = try tree("huge-total", contents: [node])
+        let run = try Validate.expectError(path, "size-declared-bomb")
+        #expect(run.seconds < 2, "took \(run.seconds) s")
+    }
+
     /// Declares 1,000 bytes but decodes to 32 MiB: decoding stops at the declared size.
     @Test func lyingBombStopsAtDeclaredSize() throws {
         var node = XarNode.file("zeros.bin", [UInt8](repeating: 0, count: 32 << 20))

@@ -71,8 +71,8 @@ import Testing
 
     @Test func gzipHeaderHasNoTimeAndNoName() throws {
         let payload = try SampleContent.payload(level: 6)
-        // magic, deflate, no flags (so no name), mtime 0, xfl 0, OS 3 (Unix).
-        #expect(Array(payload.prefix(10)) == [0x1f, 0x8b, 0x08, 0x00, 0, 0, 0, 0, 0x00, 0x03])
+        // magic, deflate, no flags (so no name), mtime 0: nothing that varies between builds.
+        #expect(Array(payload.prefix(8)) == [0x1f, 0x8b, 0x08, 0x00, 0, 0, 0, 0])
     }
 
     @Test func cpioBytesAreExactlyOdc() throws {

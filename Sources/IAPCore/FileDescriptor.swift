@@ -27,9 +27,9 @@ public final class FileDescriptor: @unchecked Sendable {
         return FileDescriptor(owning: fd, path: path)
     }
 
-    /// Creates a new file that must not exist yet (`O_EXCL`), for writing.
-    public static func createExclusive(_ path: String, mode: UInt32 = 0o644) throws -> FileDescriptor {
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode_t(mode))
+    /// Creates a new file that must not exist yet (`O_EXCL`), for writing (and reading, if asked).
+    public static func createExclusive(_ path: String, mode: UInt32 = 0o644, readable: Bool = false) throws -> FileDescriptor {
+        let fd = open(path, (readable ? O_RDWR : O_WRONLY) | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode_t(mode))
         guard fd >= 0 else { throw SystemError("create", path: path) }
         return FileDescriptor(owning: fd, path: path)
     }
@@ -90,6 +90,24 @@ public final class FileDescriptor: @unchecked Sendable {
             }
             done += n
         }
+    }
+
+    /// Writes every byte of `bytes` at `offset`, leaving the current position alone (`pwrite`).
+    public func write(_ bytes: [UInt8], at offset: UInt64) throws {
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeBytes { pwrite(rawValue, $0.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done)) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw SystemError("write", path: path)
+            }
+            done += n
+        }
+    }
+
+    /// Moves the current position to `offset`.
+    public func seek(to offset: UInt64) throws {
+        guard lseek(rawValue, off_t(offset), SEEK_SET) >= 0 else { throw SystemError("seek", path: path) }
     }
 
     /// Writes every byte of `bytes` at the current position.

@@ -149,3 +149,51 @@ public final class Inflater: @unchecked Sendable {
         }
     }
 }
+
+/// A zlib stream of exactly a chosen length: the text deflated and sync-flushed, then a final
+/// stored block of spaces (which XML allows after its root element) to fill the rest, then the
+/// Adler-32 of text and spaces. Lets a xar writer reserve the TOC's room before the heap.
+public enum PaddedZlibStream {
+    /// The stream and its uncompressed length, or nil if `text` does not fit in `length` bytes.
+    public static func make(_ text: [UInt8], level: Int32, length: Int) -> (bytes: [UInt8], uncompressedLength: Int)? {
+        var stream = z_stream()
+        guard deflateInit2_(&stream, level, Z_DEFLATED, 15, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
+                            Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return nil }
+        defer { deflateEnd(&stream) }
+        var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, UInt(text.count))) + 64)
+        let produced: Int = text.withUnsafeBytes { input in
+            output.withUnsafeMutableBytes { out in
+                stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress?.assumingMemoryBound(to: UInt8.self))
+                stream.avail_in = UInt32(input.count)
+                stream.next_out = out.baseAddress?.assumingMemoryBound(to: UInt8.self)
+                stream.avail_out = UInt32(out.count)
+                guard deflate(&stream, Z_SYNC_FLUSH) == Z_OK, stream.avail_in == 0 else { return -1 }
+                return out.count - Int(stream.avail_out)
+            }
+        }
+        guard produced >= 0 else { return nil }
+        var bytes = Array(output.prefix(produced))
+        // Each stored block costs 5 bytes of header; the Adler-32 trailer 4.
+        var room = length - bytes.count - 4
+        guard room >= 5 else { return nil }
+        var padding = 0
+        while room > 0 {
+            let chunk = min(room - 5, 65_535)
+            guard chunk >= 0 else { return nil }
+            let last = room - 5 - chunk == 0
+            bytes.append(last ? 0x01 : 0x00)
+            bytes += [UInt8(chunk & 0xFF), UInt8(chunk >> 8), UInt8(~chunk & 0xFF), UInt8((~chunk >> 8) & 0xFF)]
+            bytes += [UInt8](repeating: 0x20, count: chunk)
+            padding += chunk
+            room -= 5 + chunk
+            if last { break }
+            guard room >= 5 else { return nil }
+        }
+        var adler = text.withUnsafeBytes { adler32(1, $0.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt32($0.count)) }
+        let spaces = [UInt8](repeating: 0x20, count: padding)
+        adler = spaces.withUnsafeBytes { adler32(adler, $0.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt32($0.count)) }
+        bytes.appendBE(UInt32(truncatingIfNeeded: adler))
+        guard bytes.count == length else { return nil }
+        return (bytes, text.count + padding)
+    }
+}

@@ -36,17 +36,19 @@ public enum PackageBuilder {
         let progress = Progress(total: scan.totalFileBytes, report: options.progress)
 
         let target = try AtomicOutputFile(destination: output)
-        let xar = try XarWriter(temporaryDirectory: AtomicOutputFile.folder(of: output),
-                                options: XarWriterOptions(creationTime: Timestamps.iso8601(times.archive),
-                                                          compressionLevel: options.zlibLevel))
+        let xarOptions = XarWriterOptions(creationTime: Timestamps.iso8601(times.archive), compressionLevel: options.zlibLevel)
         switch options.layout {
         case .product:
+            // Five entries: the TOC fits a small reserved room, so the Payload is written only once.
+            let xar = try XarWriter(directTo: target.file, reservedBytes: ProductArchiveWriter.reservedHeadBytes, options: xarOptions)
             try ProductArchiveWriter.write(scan, contentInfo: contentInfo, times: times, level: options.compressionLevel,
                                            to: xar, progress: progress)
+            try xar.finishInPlace()
         case .tree:
+            let xar = try XarWriter(temporaryDirectory: AtomicOutputFile.folder(of: output), options: xarOptions)
             try TreeArchiveWriter.write(scan, contentInfo: contentInfo, times: times, to: xar, progress: progress)
+            try xar.finish(to: target.file)
         }
-        try xar.finish(to: target.file)
         let size = try target.file.size()
         guard size <= maxPackageBytes else {
             throw IAPKitError.invalid(path: folder, findings: [.error("size-package-limit", nil,

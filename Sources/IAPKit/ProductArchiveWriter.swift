@@ -6,6 +6,9 @@ import XarKit
 /// Writes a content folder as the product archive `productbuild --content` makes:
 /// `Distribution`, `NAME.pkg/Bom`, `NAME.pkg/Payload` (gzip'd cpio odc), `NAME.pkg/PackageInfo`.
 enum ProductArchiveWriter {
+    /// Room kept at the head of the file for the xar header and the (padded) TOC.
+    static let reservedHeadBytes = 4096
+
     /// Adds every entry of the product shape to `xar`. Returns the content bytes read.
     static func write(_ scan: ContentFolderScan, contentInfo: [UInt8], times: EntryTimes, level: Int32,
                       to xar: XarWriter, progress: Progress) throws {

@@ -23,7 +23,9 @@ public final class XarWriter {
     }
 
     private let options: XarWriterOptions
-    private let heap: FileDescriptor
+    private var heap: FileDescriptor
+    /// Set when the heap is written straight into the output, after this many reserved bytes.
+    private var directStart: UInt64?
     private var heapLength: UInt64 = 0
     private var entries: [Entry] = []
     private var topLevel: [Int] = []
@@ -31,8 +33,30 @@ public final class XarWriter {
     private var finished = false
     private static let maxDepth = 256
 
-    /// A writer whose heap lives in an unlinked temporary file inside `temporaryDirectory`.
+    /// A writer whose heap lives in an unlinked temporary file inside `temporaryDirectory`;
+    /// `finish(to:)` then writes header, TOC and heap to the output.
     public init(temporaryDirectory: String, options: XarWriterOptions) throws(XarError) {
+        try Self.check(options)
+        self.options = options
+        heap = try Self.temporaryHeap(in: temporaryDirectory)
+    }
+
+    /// A writer that streams the heap straight into `output` after `reservedBytes` bytes kept for the
+    /// header and the TOC, so the data is written once; `finishInPlace()` fills the reserved room
+    /// (the TOC is padded to fit exactly). For archives with a small TOC, such as a product archive.
+    /// `output` must be open for reading too (for the rare case the TOC outgrows the room).
+    public init(directTo output: FileDescriptor, reservedBytes: Int, options: XarWriterOptions) throws(XarError) {
+        try Self.check(options)
+        guard reservedBytes > XarHeader.byteCount + 64 else {
+            throw XarError(rule: nil, "\(reservedBytes) reserved bytes cannot hold a header and a TOC", advice: "reserve more")
+        }
+        self.options = options
+        heap = output
+        directStart = UInt64(reservedBytes)
+        try xarIO("writing \(output.path)") { try output.seek(to: UInt64(reservedBytes + options.checksum.byteCount)) }
+    }
+
+    private static func check(_ options: XarWriterOptions) throws(XarError) {
         guard isISO8601Timestamp(options.creationTime) else {
             throw XarError(rule: nil, "creation time \"\(options.creationTime)\" is not YYYY-MM-DDTHH:MM:SSZ",
                            advice: "give an ISO-8601 UTC time such as 2024-01-01T00:00:00Z")
@@ -40,7 +64,9 @@ public final class XarWriter {
         guard (0...9).contains(options.compressionLevel) else {
             throw XarError(rule: nil, "compression level \(options.compressionLevel) is not 0 to 9", advice: "give a level from 0 to 9")
         }
-        self.options = options
+    }
+
+    private static func temporaryHeap(in temporaryDirectory: String) throws(XarError) -> FileDescriptor {
         var template = Array((temporaryDirectory + "/.xar-heap-XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         template.removeLast()
@@ -49,7 +75,7 @@ public final class XarWriter {
         }
         let path = String(decoding: template.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         unlink(path)
-        heap = FileDescriptor(owning: fd, path: path)
+        return FileDescriptor(owning: fd, path: path)
     }
 
     // MARK: - Adding entries
@@ -76,7 +102,8 @@ public final class XarWriter {
             data = try writeData(encoding: encoding, body: body)
         } catch {
             // Drop the partial bytes so the next entry starts where the heap really ends.
-            if ftruncate(heap.rawValue, off_t(heapLength)) != 0 || lseek(heap.rawValue, off_t(heapLength), SEEK_SET) < 0 {
+            let end = off_t(heapFileOffset + heapLength)
+            if ftruncate(heap.rawValue, end) != 0 || lseek(heap.rawValue, end, SEEK_SET) < 0 {
                 finished = true
             }
             throw error
@@ -114,7 +141,6 @@ public final class XarWriter {
         switch encoding {
         case .stored:
             try body { bytes in
-                extracted.update(bytes)
                 size += UInt64(bytes.count)
                 try store(bytes)
             }
@@ -129,10 +155,13 @@ public final class XarWriter {
         }
         heapLength += written
         let style = options.checksum.rawValue
+        let archivedDigest = archived.finish()
+        // Stored bytes are the extracted bytes: one digest serves both.
+        let extractedDigest = encoding == .stored ? archivedDigest : extracted.finish()
         return XarData(offset: start, length: written, size: size,
                        encoding: encoding == .zlib ? .zlib : .stored,
-                       archivedChecksum: XarChecksum(style: style, digest: archived.finish()),
-                       extractedChecksum: XarChecksum(style: style, digest: extracted.finish()))
+                       archivedChecksum: XarChecksum(style: style, digest: archivedDigest),
+                       extractedChecksum: XarChecksum(style: style, digest: extractedDigest))
     }
 
     private func checkNew(path: String, mtime: String) throws(XarError) {
@@ -201,27 +230,24 @@ public final class XarWriter {
         }
     }
 
+    /// Where heap offset 0 of the data (after the TOC digest) sits in the heap file.
+    private var heapFileOffset: UInt64 {
+        directStart.map { $0 + UInt64(options.checksum.byteCount) } ?? 0
+    }
+
     // MARK: - Finishing
 
     /// Writes header, compressed TOC and heap to `output` at its current position.
     public func finish(to output: FileDescriptor) throws(XarError) {
-        guard !finished else {
-            throw XarError(rule: nil, "the archive is already finished", advice: "create a new writer for another archive")
+        guard !finished, directStart == nil else {
+            throw XarError(rule: nil, "the archive is already finished, or writes in place", advice: "create a new writer for another archive")
         }
         finished = true
         renumber()
-        let digestSize = UInt64(options.checksum.byteCount)
         let deflater = Deflater(format: .zlib, level: options.compressionLevel)
         var compressed: [UInt8] = []
         var text = TOCText(deflater: deflater) { compressed.append(contentsOf: $0) }
-        try xarIO("compressing the TOC") {
-            try text.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<xar>\n <toc>\n")
-            try text.append("  <checksum style=\"\(options.checksum.rawValue)\">\n   <offset>0</offset>\n   <size>\(digestSize)</size>\n  </checksum>\n")
-            try text.append("  <creation-time>\(options.creationTime)</creation-time>\n")
-            for index in topLevel { try appendFile(index, depth: 2, heapBase: digestSize, to: &text) }
-            try text.append(" </toc>\n</xar>\n")
-            try text.finish()
-        }
+        try xarIO("compressing the TOC") { try writeTOC(to: &text) }
         let header = XarHeader(tocCompressedLength: UInt64(compressed.count), tocUncompressedLength: text.length,
                                checksumAlgorithmCode: options.checksum.xarHeaderCode)
         let digest = DigestHasher.digest(options.checksum, of: compressed)
@@ -231,6 +257,53 @@ public final class XarWriter {
             try output.write(digest)
             try output.append(from: heap, offset: 0, count: heapLength)
         }
+    }
+
+    /// Completes an archive whose heap was written in place: the header, the TOC padded to fill the
+    /// reserved room exactly, and the TOC digest. If the TOC outgrew the room, the heap is moved.
+    public func finishInPlace() throws(XarError) {
+        guard !finished, let start = directStart else {
+            throw XarError(rule: nil, "the archive is already finished, or does not write in place", advice: "use finish(to:)")
+        }
+        finished = true
+        renumber()
+        var xml: [UInt8] = []
+        var text = TOCText(deflater: nil) { xml.append(contentsOf: $0) }
+        try xarIO("writing the TOC") { try writeTOC(to: &text) }
+        let output = heap
+        if let padded = PaddedZlibStream.make(xml, level: options.compressionLevel, length: Int(start) - XarHeader.byteCount) {
+            let header = XarHeader(tocCompressedLength: UInt64(padded.bytes.count), tocUncompressedLength: UInt64(padded.uncompressedLength),
+                                   checksumAlgorithmCode: options.checksum.xarHeaderCode)
+            try xarIO("writing \(output.path)") {
+                try output.write(header.serialized(), at: 0)
+                try output.write(padded.bytes, at: UInt64(XarHeader.byteCount))
+                try output.write(DigestHasher.digest(options.checksum, of: padded.bytes), at: start)
+            }
+            return
+        }
+        // Rare: the TOC does not fit the reserved room. Move the data aside and write the usual way.
+        let folder = output.path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        let temporary = try Self.temporaryHeap(in: folder.isEmpty ? "." : folder)
+        try xarIO("moving the heap of \(output.path)") {
+            try temporary.append(from: output, offset: heapFileOffset, count: heapLength)
+            guard ftruncate(output.rawValue, 0) == 0 else { throw SystemError("truncate", path: output.path) }
+            try output.seek(to: 0)
+        }
+        heap = temporary
+        directStart = nil
+        finished = false
+        try finish(to: output)
+    }
+
+    /// The whole TOC document, in pieces.
+    private func writeTOC(to text: inout TOCText) throws {
+        let digestSize = UInt64(options.checksum.byteCount)
+        try text.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<xar>\n <toc>\n")
+        try text.append("  <checksum style=\"\(options.checksum.rawValue)\">\n   <offset>0</offset>\n   <size>\(digestSize)</size>\n  </checksum>\n")
+        try text.append("  <creation-time>\(options.creationTime)</creation-time>\n")
+        for index in topLevel { try appendFile(index, depth: 2, heapBase: digestSize, to: &text) }
+        try text.append(" </toc>\n</xar>\n")
+        try text.finish()
     }
 
     private func appendFile(_ index: Int, depth: Int, heapBase: UInt64, to text: inout TOCText) throws {
@@ -283,14 +356,15 @@ public final class XarWriter {
     }
 }
 
-/// TOC text fed to a deflater in pieces, counting its uncompressed length.
+/// TOC text fed to a deflater in pieces (or, without one, handed over as it is), counting its
+/// uncompressed length.
 private struct TOCText {
-    let deflater: Deflater
+    let deflater: Deflater?
     let sink: (UnsafeRawBufferPointer) throws -> Void
     var buffer: [UInt8] = []
     var length: UInt64 = 0
 
-    init(deflater: Deflater, sink: @escaping (UnsafeRawBufferPointer) throws -> Void) {
+    init(deflater: Deflater?, sink: @escaping (UnsafeRawBufferPointer) throws -> Void) {
         self.deflater = deflater
         self.sink = sink
     }
@@ -306,6 +380,10 @@ private struct TOCText {
     private mutating func flush(finish: Bool) throws {
         let pending = buffer
         buffer.removeAll(keepingCapacity: true)
-        try pending.withUnsafeBytes { try deflater.compress($0, finish: finish, into: sink) }
+        if let deflater {
+            try pending.withUnsafeBytes { try deflater.compress($0, finish: finish, into: sink) }
+        } else {
+            try pending.withUnsafeBytes { try sink($0) }
+        }
     }
 }

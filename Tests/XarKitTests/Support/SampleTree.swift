@@ -9,10 +9,14 @@ enum SampleTree {
     static let payload = (0..<70_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
     static let bom = [UInt8](repeating: 0x42, count: 3000)
 
-    /// Writes the sample archive to `path`; `checksum` picks the digest.
-    static func write(to path: String, in directory: TemporaryDirectory, checksum: DigestAlgorithm = .sha1) throws {
-        let writer = try XarWriter(temporaryDirectory: directory.path,
-                                   options: XarWriterOptions(checksum: checksum, creationTime: time))
+    /// Writes the sample archive to `path`; `checksum` picks the digest; with `inPlaceRoom`, the heap
+    /// is written straight into the output after that many reserved bytes.
+    static func write(to path: String, in directory: TemporaryDirectory, checksum: DigestAlgorithm = .sha1,
+                      inPlaceRoom: Int? = nil) throws {
+        let options = XarWriterOptions(checksum: checksum, creationTime: time)
+        let output = try FileDescriptor.createExclusive(path, readable: true)
+        let writer = try inPlaceRoom.map { try XarWriter(directTo: output, reservedBytes: $0, options: options) }
+            ?? XarWriter(temporaryDirectory: directory.path, options: options)
         try writer.addFile(path: "Distribution", mtime: time, encoding: .zlib) { write in
             try distribution.withUnsafeBytes { try write($0) }
         }
@@ -31,8 +35,7 @@ enum SampleTree {
         }
         try writer.addFile(path: "payload.pkg/Empty", mtime: time, encoding: .zlib) { _ in }
         try writer.addSymlink(path: "payload.pkg/Link", target: "Bom", mtime: time)
-        let output = try FileDescriptor.createExclusive(path)
-        try writer.finish(to: output)
+        if inPlaceRoom != nil { try writer.finishInPlace() } else { try writer.finish(to: output) }
     }
 }
 

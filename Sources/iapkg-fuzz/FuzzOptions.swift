@@ -14,6 +14,8 @@ struct FuzzOptions {
     var reproducePath: String?
     /// When set, only write the seed packages into the output folder and exit.
     var seedsOnly = false
+    /// When set, run inputs 0..<N in-process (no fork) and list and save those the validator calls valid, to review rule gaps.
+    var listValid: UInt64?
     /// Self-test of the supervisor: the child traps (fatalError) on this input.
     var injectCrashAt: UInt64?
     /// Self-test of the supervisor: the child stops making progress on this input.
@@ -23,6 +25,7 @@ struct FuzzOptions {
         usage: iapkg-fuzz [--iterations N] [--seed S] [--timeout-seconds T] [--out DIR] [--batch-size B]
                iapkg-fuzz --run FILE        run one input in-process (for a stack trace)
                iapkg-fuzz --seeds-only      write the seed packages into --out and exit
+               iapkg-fuzz --list-valid N    list (and save into --out) the inputs 0..<N that still validate
                --inject-crash-at I / --inject-hang-at I   self-test: the child crashes / stalls on input I
         """
 
@@ -63,6 +66,7 @@ struct FuzzOptions {
                 guard (1...100_000).contains(options.batchSize) else { throw UsageError(description: "--batch-size wants 1…100000") }
             case "--run": options.reproducePath = try value(argument)
             case "--seeds-only": options.seedsOnly = true
+            case "--list-valid": options.listValid = try number(argument)
             case "--inject-crash-at": options.injectCrashAt = try number(argument)
             case "--inject-hang-at": options.injectHangAt = try number(argument)
             case "-h", "--help": throw UsageError(description: "")

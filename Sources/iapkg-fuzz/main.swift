@@ -15,8 +15,9 @@ do {
 }
 
 if let path = options.reproducePath {
-    let outcome = TargetRunner().run(path) { print($0) }
-    print("outcome: \(outcome)")
+    // Standard error is unbuffered: every line is out before a crash.
+    let outcome = TargetRunner().run(path) { printError($0) }
+    printError("outcome: \(outcome)")
     exit(0)
 }
 
@@ -48,6 +49,22 @@ makeDirectory(options.outputDirectory + "/seeds")
 for seed in seeds { _ = Supervisor.write(seed.bytes, to: "\(options.outputDirectory)/seeds/\(seed.name).pkg") }
 if options.seedsOnly {
     print("wrote \(seeds.count) seeds into \(options.outputDirectory)/seeds")
+    _ = SeedCorpus.run(["/bin/rm", "-rf", scratch])
+    exit(0)
+}
+
+if let count = options.listValid {
+    let generator = InputGenerator(seeds: seeds, runSeed: options.seed)
+    let runner = TargetRunner()
+    let path = scratch + "/list-valid.pkg"
+    for index in 0..<count {
+        let input = generator.generate(index)
+        guard Supervisor.write(input.bytes, to: path) else { exit(2) }
+        if runner.run(path) == .valid {
+            print("\(index)\t\(input.mutator.name)\t\(input.seedName)\t\(input.description)")
+            _ = Supervisor.write(input.bytes, to: "\(options.outputDirectory)/valid-seed\(options.seed)-\(index).pkg")
+        }
+    }
     _ = SeedCorpus.run(["/bin/rm", "-rf", scratch])
     exit(0)
 }

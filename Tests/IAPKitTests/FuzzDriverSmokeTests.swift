@@ -79,19 +79,33 @@ import Glibc
         "78616d706c652e66757a7a3c2f737472696e673e0a3c2f646963743e0a3c2f706c6973743e0a68656c6c6f0a",
     ].joined()
 
-    /// Writes `hex` to a file in a new temporary folder, runs `body` on its path, then removes both.
-    static func withInput<T>(hex: String, _ body: (String) throws -> T) throws -> T {
+    /// Writes `hex` to `input.pkg` in `folder` (a new temporary folder when nil), runs `body` on its
+    /// path, then removes both (unless `body` traps: see `removeFolder`).
+    static func withInput<T>(hex: String, folder: String? = nil, _ body: (String) throws -> T) throws -> T {
         let bytes = try #require(Hex.decode(hex))
-        var template = Array("/tmp/iapkg-fuzz-regression-XXXXXX".utf8CString)
-        let folder = try #require(mkdtemp(&template).map { String(cString: $0) })
-        let path = folder + "/input.pkg"
-        defer {
-            unlink(path)
-            rmdir(folder)
+        let directory: String
+        if let folder {
+            mkdir(folder, 0o700)
+            directory = folder
+        } else {
+            var template = Array("/tmp/iapkg-fuzz-regression-XXXXXX".utf8CString)
+            directory = try #require(mkdtemp(&template).map { String(cString: $0) })
         }
-        let file = try FileDescriptor.createExclusive(path)
+        defer { removeFolder(directory) }
+        let file = try FileDescriptor.createExclusive(directory + "/input.pkg")
         try file.write(bytes)
-        return try body(path)
+        return try body(directory + "/input.pkg")
+    }
+
+    /// Removes `folder/input.pkg` and `folder`.
+    static func removeFolder(_ folder: String) {
+        unlink(folder + "/input.pkg")
+        rmdir(folder)
+    }
+
+    /// The folder an exit-test child of process `parent` writes input `tag` into, so the parent can clean up after a trap.
+    static func exitTestFolder(parent: pid_t, _ tag: String) -> String {
+        "/tmp/iapkg-fuzz-regression-\(parent)-\(tag)"
     }
 
     @Test func storedLengthsThatOverflowAreRefusedByTheReaderAndTheValidator() throws {
@@ -123,16 +137,20 @@ import Glibc
     @Test func theInspectorDoesNotTrapOnOverflowingSums() async {
         await withKnownIssue("PackageInspector.inspect sums entry lengths and sizes with a trapping +") {
             await #expect(processExitsWith: .success) {
-                try FuzzDriverSmokeTests.withInput(hex: FuzzDriverSmokeTests.storedSizeOverflow) { path in
+                let folder = FuzzDriverSmokeTests.exitTestFolder(parent: getppid(), "stored")
+                try FuzzDriverSmokeTests.withInput(hex: FuzzDriverSmokeTests.storedSizeOverflow, folder: folder) { path in
                     _ = try? PackageInspector.inspect(path)
                 }
             }
             await #expect(processExitsWith: .success) {
-                try FuzzDriverSmokeTests.withInput(hex: FuzzDriverSmokeTests.unpackedSizeOverflow) { path in
+                let folder = FuzzDriverSmokeTests.exitTestFolder(parent: getppid(), "unpacked")
+                try FuzzDriverSmokeTests.withInput(hex: FuzzDriverSmokeTests.unpackedSizeOverflow, folder: folder) { path in
                     _ = try? PackageInspector.inspect(path)
                 }
             }
         }
+        Self.removeFolder(Self.exitTestFolder(parent: getpid(), "stored"))
+        Self.removeFolder(Self.exitTestFolder(parent: getpid(), "unpacked"))
     }
 
     /// Known issue until the reader or the validator refuses a `<link>` on an entry that is not a symlink.

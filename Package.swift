@@ -44,7 +44,7 @@ let package = Package(
         ]),
         .executableTarget(name: "iapkg", dependencies: ["IAPKitCLI"]),
         // A mutation fuzzer: truncated and bit-flipped packages through the reader and the validator.
-        .executableTarget(name: "iapkg-fuzz", dependencies: ["IAPKit", "XarKit", "IAPCore"]),
+        .executableTarget(name: "iapkg-fuzz", dependencies: ["IAPKit", "XarKit", "IAPCore"], exclude: ["README.md"]),
 
         .testTarget(name: "IAPCoreTests", dependencies: ["IAPCore"]),
         .testTarget(name: "XMLKitTests", dependencies: ["XMLKit"]),

@@ -25,3 +25,11 @@ public extension Array where Element == UInt8 {
         Swift.withUnsafeBytes(of: &v) { append(contentsOf: $0) }
     }
 }
+
+public extension UInt64 {
+    /// `self + other`, stopping at `UInt64.max` instead of trapping: for sums of untrusted sizes.
+    func addingSaturated(_ other: UInt64) -> UInt64 {
+        let (sum, overflow) = addingReportingOverflow(other)
+        return overflow ? .max : sum
+    }
+}

@@ -20,7 +20,7 @@ public enum PackageInspector {
                                    componentName: parts.componentName,
                                    checksumAlgorithm: archive.toc.checksum?.style ?? "none", compression: "",
                                    fileCount: 0, packageSize: archive.fileSize,
-                                   storedSize: archive.toc.files.reduce(0) { $0 + ($1.data?.length ?? 0) },
+                                   storedSize: archive.toc.files.reduce(UInt64(0)) { $0.addingSaturated($1.data?.length ?? 0) },
                                    unpackedSize: 0, files: [], notes: [])
         var plistBytes: [UInt8]?
         do {
@@ -65,7 +65,7 @@ public enum PackageInspector {
             }
         }
         report.fileCount = report.files.count
-        report.unpackedSize = report.files.reduce(0) { $0 + ($1.type == .file ? $1.size : 0) }
+        report.unpackedSize = report.files.reduce(UInt64(0)) { $0.addingSaturated($1.type == .file ? $1.size : 0) }
         report.notes = notes
         return report
     }

@@ -26,9 +26,13 @@ enum TreePackageChecker {
                 entry.hardlinkTarget = nil
             case nil: break
             }
-            if file.type == .file, file.linkTarget != nil {
+            if file.type != .symlink, file.linkTarget != nil {
                 content.findings.append(.error("xar-file-type", file.path, offset: entry.offset,
-                    "the entry is typed 'file' but carries a link target; readers disagree on what it is — rebuild the package"))
+                    "the entry is typed '\(file.type.xarName)' but carries a <link> target; some readers (libarchive) extract it as a symlink — rebuild the package"))
+            }
+            if let problem = EntryNameRules.problem(with: file.name) {
+                content.findings.append(.error("entry-name-invalid", file.path, offset: entry.offset,
+                    "the xar name '\(file.name)' \(problem); one <name> is one path component — rename it"))
             }
             if entry.kind == .file, file.data == nil, entry.components == ["ContentInfo.plist"] {
                 // xar writers store an empty file without <data>; it is still the plist to judge.

@@ -8,7 +8,7 @@ import Glibc
 
 /// Inputs found by `iapkg-fuzz` (Sources/iapkg-fuzz), minimised: the reader and the validator must
 /// refuse them with findings, and the inspector must throw or report, never trap. Open bugs are
-/// wrapped in `withKnownIssue`: when one is fixed, its test reports the known issue as missing.
+/// asserted directly: each bug the fuzzer found is fixed, and its input stays here as a regression test.
 @Suite struct FuzzDriverSmokeTests {
     /// A tree xar of two stored entries, "a" with `<length>18446744073709551615</length>` and "b" with
     /// `<length>1</length>`; TOC digest correct. Found by iapkg-fuzz seed 7 input 2413 (toc-number).
@@ -132,10 +132,10 @@ import Glibc
         }
     }
 
-    /// Runs `PackageInspector.inspect` on one of the inputs in a child process: it must exit, not trap.
-    /// Known issue until PackageInspector.swift:23 and :68 add with overflow checks.
+    /// Runs `PackageInspector.inspect` on one of the inputs in a child process: it must exit, not trap
+    /// (the fuzzer's 374 crashes were these two sums; they now saturate).
     @Test func theInspectorDoesNotTrapOnOverflowingSums() async {
-        await withKnownIssue("PackageInspector.inspect sums entry lengths and sizes with a trapping +") {
+        do {
             await #expect(processExitsWith: .success) {
                 let folder = FuzzDriverSmokeTests.exitTestFolder(parent: getppid(), "stored")
                 try FuzzDriverSmokeTests.withInput(hex: FuzzDriverSmokeTests.storedSizeOverflow, folder: folder) { path in
@@ -153,7 +153,7 @@ import Glibc
         Self.removeFolder(Self.exitTestFolder(parent: getpid(), "unpacked"))
     }
 
-    /// Known issue until the reader or the validator refuses a `<link>` on an entry that is not a symlink.
+    /// A `<link>` on an entry that is not a symlink is refused (libarchive would extract a symlink).
     @Test func aLinkOnADirectoryEntryIsRefused() throws {
         #expect(Hex.decode(Self.linkOnDirectory)?.count == 736)
         try Self.withInput(hex: Self.linkOnDirectory) { path in
@@ -161,22 +161,20 @@ import Glibc
             #expect(archive.toc.file(atPath: "Contents")?.type == .directory)
             #expect(archive.toc.file(atPath: "Contents")?.linkTarget == "../..")
             let report = try PackageValidator.validate(path)
-            withKnownIssue("a <link> on a type=directory entry passes validation; libarchive extracts it as an escaping symlink") {
-                #expect(!report.valid)
-            }
+            #expect(!report.valid)
+            #expect(report.findings.contains { $0.rule == "xar-file-type" && $0.entry == "Contents" })
         }
     }
 
-    /// Known issue until entry names with `/` are refused (FORMAT.md §6, Entries).
+    /// An entry name holding `/` is refused (FORMAT.md §6, Entries).
     @Test func aSlashInsideOneNameIsRefused() throws {
         #expect(Hex.decode(Self.slashInName)?.count == 716)
         try Self.withInput(hex: Self.slashInName) { path in
             let archive = try XarArchive.open(path: path)
             #expect(archive.toc.files.map(\.name).contains("a/b"))
             let report = try PackageValidator.validate(path)
-            withKnownIssue("an entry named \"a/b\" passes validation") {
-                #expect(!report.valid)
-            }
+            #expect(!report.valid)
+            #expect(report.findings.contains { $0.rule == "entry-name-invalid" })
         }
     }
 }

@@ -58,7 +58,7 @@ public enum ContentFolderScanner {
             }
             var st = stat()
             guard lstat(path, &st) == 0 else { throw SystemError("stat", path: path) }
-            let rawPath = "./" + parts.joined(separator: "/")
+            let rawPath = parts.joined(separator: "/")
             var entry = ContentEntry(rawPath: rawPath, components: parts, kind: kind(of: st.st_mode),
                                      permissions: UInt32(st.st_mode) & 0o7777)
             switch entry.kind {

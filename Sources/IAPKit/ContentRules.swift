@@ -171,7 +171,7 @@ public enum ContentRules {
             guard entry.kind == .file else { continue }
             if let kind = entry.sniff?.executable {
                 findings.append(.error(kind.rule, entry.rawPath, offset: entry.offset,
-                    "the file is a \(kind.rawValue) executable (judged by its bytes, not its name); hosted content may not contain executable code — remove it"))
+                    "the file is \(kind.article) \(kind.rawValue) executable (judged by its bytes, not its name); hosted content may not contain executable code — remove it"))
                 continue
             }
             if entry.sniff?.isScript == true {

@@ -6,6 +6,9 @@ public enum ExecutableKind: String, Sendable, Codable, Equatable {
     case pe = "PE (Windows)"
     case webAssembly = "WebAssembly"
 
+    /// "a" or "an", as the name needs.
+    public var article: String { self == .elf ? "an" : "a" }
+
     /// The validation rule that reports this kind.
     public var rule: String {
         switch self {

@@ -14,6 +14,8 @@ public final class XarDataStream {
 
     private static let readChunk = 1 << 20
     private static let inflateSlice = 8 * 1024
+    /// Entries at least this long are read (and their stored bytes digested) on a read-ahead thread.
+    private static let readAheadThreshold: UInt64 = 4 << 20
 
     private let descriptor: FileDescriptor
     private let start: UInt64
@@ -23,8 +25,14 @@ public final class XarDataStream {
     private let archived: (hasher: DigestHasher, expected: [UInt8])?
     private let extracted: (hasher: DigestHasher, expected: [UInt8])?
     private let inflater: Inflater?
-    /// The current chunk of stored bytes: `storedBuffer[0..<storedCount]`.
-    private var storedBuffer = UnsafeMutableRawBufferPointer(start: nil, count: 0)
+    /// Stored data is the decoded data: one digest serves both checksums (same algorithm).
+    private let extractedIsArchived: Bool
+    /// Reads and digests large entries ahead of the consumer, on its own thread.
+    private var readAhead: ReadAheadReader?
+    /// Owned read buffer when reading directly.
+    private var ownBuffer = UnsafeMutableRawBufferPointer(start: nil, count: 0)
+    /// The current chunk of stored bytes: `storedBuffer[0..<storedCount]` (own buffer or read-ahead's).
+    private var storedBuffer = UnsafeRawBufferPointer(start: nil, count: 0)
     private var storedCount = 0
     private var storedPosition = 0
     private var pending: [UInt8] = []
@@ -43,6 +51,7 @@ public final class XarDataStream {
             archived = nil
             extracted = nil
             inflater = nil
+            extractedIsArchived = false
             return
         }
         let checker = HeapChecker(header: archive.header, fileSize: archive.fileSize, toc: archive.toc, limits: archive.limits)
@@ -66,6 +75,11 @@ public final class XarDataStream {
         }
         archived = try Self.expect(data.archivedChecksum, "archived-checksum", "xar-archived-checksum", file.path)
         extracted = try Self.expect(data.extractedChecksum, "extracted-checksum", "xar-extracted-checksum", file.path)
+        extractedIsArchived = data.encoding == .stored && archived?.hasher.algorithm == extracted?.hasher.algorithm
+        if length >= Self.readAheadThreshold {
+            readAhead = try? ReadAheadReader(file: descriptor, start: start, length: length, chunkSize: Self.readChunk,
+                                             hasher: archived?.hasher)
+        }
     }
 
     private static func expect(_ checksum: XarChecksum?, _ name: String, _ rule: String,
@@ -81,7 +95,7 @@ public final class XarDataStream {
         return (DigestHasher(algorithm), checksum.digest)
     }
 
-    deinit { storedBuffer.deallocate() }
+    deinit { ownBuffer.deallocate() }
 
     /// Copies the next decoded bytes into `buffer`; returns 0 at the end, after every check passed.
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(XarError) -> Int {
@@ -100,6 +114,15 @@ public final class XarDataStream {
                 if ended { return 0 }
                 pending.removeAll(keepingCapacity: true)
                 pendingPosition = 0
+                if inflater == nil, storedPosition < storedCount {
+                    // Stored data: straight from the chunk to the caller, checked on the way.
+                    let n = min(buffer.count, storedCount - storedPosition)
+                    let piece = UnsafeRawBufferPointer(rebasing: storedBuffer[storedPosition..<(storedPosition + n)])
+                    try check(piece)
+                    buffer.baseAddress!.copyMemory(from: piece.baseAddress!, byteCount: n)
+                    storedPosition += n
+                    return n
+                }
                 if storedPosition == storedCount {
                     if storedByteCount == length {
                         try finishChecks()
@@ -123,29 +146,44 @@ public final class XarDataStream {
     private func refill() throws(XarError) {
         let want = Int(min(UInt64(Self.readChunk), length - storedByteCount))
         let position = start + storedByteCount
-        if storedBuffer.baseAddress == nil {
-            storedBuffer = .allocate(byteCount: Int(min(UInt64(Self.readChunk), length)), alignment: 16)
+        if let readAhead {
+            let chunk = try xarIO("reading \(entry)") { try readAhead.next() }
+            guard let chunk, chunk.count == want else {
+                throw fail("xar-data-range", "the file ends inside the entry's data", at: position + UInt64(chunk?.count ?? 0),
+                           advice: "the archive is truncated; rebuild or download it again")
+            }
+            storedBuffer = chunk
+        } else {
+            if ownBuffer.baseAddress == nil {
+                ownBuffer = .allocate(byteCount: Int(min(UInt64(Self.readChunk), length)), alignment: 16)
+            }
+            let target = UnsafeMutableRawBufferPointer(rebasing: ownBuffer[0..<want])
+            let got = try xarIO("reading \(entry)") { try descriptor.read(into: target, at: position) }
+            guard got == want else {
+                throw fail("xar-data-range", "the file ends inside the entry's data", at: position + UInt64(got),
+                           advice: "the archive is truncated; rebuild or download it again")
+            }
+            archived?.hasher.update(UnsafeRawBufferPointer(target))
+            storedBuffer = UnsafeRawBufferPointer(target)
         }
-        let target = UnsafeMutableRawBufferPointer(rebasing: storedBuffer[0..<want])
-        let got = try xarIO("reading \(entry)") { try descriptor.read(into: target, at: position) }
-        guard got == want else {
-            throw fail("xar-data-range", "the file ends inside the entry's data", at: position + UInt64(got),
-                       advice: "the archive is truncated; rebuild or download it again")
-        }
-        archived?.hasher.update(UnsafeRawBufferPointer(target))
         storedCount = want
         storedByteCount += UInt64(want)
         storedPosition = 0
     }
 
-    private func accept(_ bytes: UnsafeRawBufferPointer) throws(XarError) {
+    /// Counts and digests decoded bytes, refusing any beyond the declared size.
+    private func check(_ bytes: UnsafeRawBufferPointer) throws(XarError) {
         producedByteCount += UInt64(bytes.count)
         guard UInt64(bytes.count) <= size - decodedByteCount else {
             throw fail("xar-data-size", "the data decodes to more than its declared size of \(size) bytes; decoding stopped",
                        advice: "the archive is damaged or a decompression bomb; refuse it")
         }
         decodedByteCount += UInt64(bytes.count)
-        extracted?.hasher.update(bytes)
+        if !extractedIsArchived { extracted?.hasher.update(bytes) }
+    }
+
+    private func accept(_ bytes: UnsafeRawBufferPointer) throws(XarError) {
+        try check(bytes)
         pending.append(contentsOf: bytes)
     }
 
@@ -193,8 +231,10 @@ public final class XarDataStream {
             throw fail("xar-data-decode", "the compressed stream is cut short at the end of its \(length) stored bytes",
                        at: start + length, advice: "the archive is damaged; rebuild or download it again")
         }
+        var archivedDigest: [UInt8]?
         if let archived {
             let digest = archived.hasher.finish()
+            archivedDigest = digest
             guard digest == archived.expected else {
                 throw fail("xar-archived-checksum",
                            "the stored bytes digest to \(Hex.encode(digest)), but the TOC records \(Hex.encode(archived.expected))",
@@ -206,7 +246,7 @@ public final class XarDataStream {
                        advice: "the archive is damaged; refuse it")
         }
         if let extracted {
-            let digest = extracted.hasher.finish()
+            let digest = extractedIsArchived ? (archivedDigest ?? []) : extracted.hasher.finish()
             guard digest == extracted.expected else {
                 throw fail("xar-extracted-checksum",
                            "the decoded bytes digest to \(Hex.encode(digest)), but the TOC records \(Hex.encode(extracted.expected))",

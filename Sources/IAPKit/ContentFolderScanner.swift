@@ -56,6 +56,12 @@ public enum ContentFolderScanner {
             guard scan.entries.count < maxEntries else {
                 throw SystemError("walk folder (more than \(maxEntries) entries)", path: directory, code: E2BIG)
             }
+            let openable = !name.unicodeScalars.contains("\u{FFFD}")  // invalid UTF-8: refused by the rules
+            guard openable else {
+                scan.entries.append(SourceEntry(entry: ContentEntry(rawPath: parts.joined(separator: "/"), components: parts,
+                                                                    kind: .file), sourcePath: path, modificationTime: 0))
+                continue
+            }
             var st = stat()
             guard lstat(path, &st) == 0 else { throw SystemError("stat", path: path) }
             let rawPath = parts.joined(separator: "/")
@@ -72,7 +78,8 @@ public enum ContentFolderScanner {
                 break
             }
             scan.entries.append(SourceEntry(entry: entry, sourcePath: path, modificationTime: Int64(st.st_mtim.tv_sec)))
-            if entry.kind == .directory {
+            // Clutter folders (.git, .svn…) are reported, never walked: build leaves them out whole.
+            if entry.kind == .directory && !EntryNameRules.isJunk(name) {
                 try walk(directory: path, components: parts, into: &scan, excludeJunk: excludeJunk)
             }
         }

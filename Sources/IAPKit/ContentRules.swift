@@ -115,8 +115,11 @@ public enum ContentRules {
         let extras = Set(top.keys).union(implicitDirectories).subtracting(["ContentInfo.plist", "Contents"])
         for name in extras.sorted() where !EntryNameRules.isJunk(name) {
             let entry = top[name] ?? entries.first { $0.components.first == name }
+            let advice = name.lowercased().hasSuffix(".pkg")
+                ? "'\(name)' looks like a built package: remove it, and write packages outside the content folder"
+                : "move '\(name)' into Contents/ or remove it"
             findings.append(.error("shape-extra-root-entry", entry?.rawPath ?? name, offset: entry?.offset,
-                "only ContentInfo.plist and Contents/ may sit at the content root; move '\(name)' into Contents/ or remove it"))
+                "only ContentInfo.plist and Contents/ may sit at the content root; \(advice)"))
         }
     }
 

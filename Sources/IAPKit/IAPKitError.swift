@@ -22,9 +22,8 @@ public enum IAPKitError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .invalid(let path, let findings):
-            let errors = findings.filter { $0.severity == .error }
-            return "\(path) is not valid: \(errors.count) error\(errors.count == 1 ? "" : "s")"
-                + (errors.first.map { ": \($0.entry.map { "\($0): " } ?? "")\($0.message)" } ?? "")
+            let errors = findings.filter { $0.severity == .error }.count
+            return "\(path) is not valid (\(errors) error\(errors == 1 ? "" : "s"), listed above)"
         case .refused(let message), .failed(let message):
             return message
         case .system(let error):

@@ -31,7 +31,7 @@ public enum PackageBuilder {
         guard let info, !findings.contains(where: { $0.severity == .error }) else {
             throw IAPKitError.invalid(path: folder, findings: findings)
         }
-        let output = options.output ?? "\(info.productIdentifier)-\(info.contentVersion.text).pkg"
+        let output = try outputPath(options.output, folder: folder, default: "\(info.productIdentifier)-\(info.contentVersion.text).pkg")
         let times = EntryTimes(archive: options.sourceDateEpoch ?? Timestamps.now(), epoch: options.sourceDateEpoch)
         let progress = Progress(total: scan.totalFileBytes, report: options.progress)
 
@@ -59,6 +59,34 @@ public enum PackageBuilder {
                            contentVersion: info.contentVersion.text, fileCount: scan.entries.count - 1,
                            bytesIn: scan.totalFileBytes, bytesOut: size, seconds: monotonicSeconds() - started,
                            excluded: scan.excluded, warnings: findings)
+    }
+
+    /// Where the package goes: checked before any work, and never inside the content folder (the next
+    /// build would find it there). The default name lands beside the folder when run from inside it.
+    private static func outputPath(_ given: String?, folder: String, default name: String) throws -> String {
+        let content = realPath(folder) ?? folder
+        var output = given ?? name
+        let parent = AtomicOutputFile.folder(of: output)
+        guard let resolvedParent = realPath(parent) else {
+            throw IAPKitError.system(SystemError("write \(output): the folder '\(parent)' does not exist; create it or choose another", code: ENOENT))
+        }
+        if resolvedParent == content || resolvedParent.hasPrefix(content + "/") {
+            guard given == nil else {
+                throw IAPKitError.refused("\(output) would be inside the content folder \(folder), and the next build would package it; write it elsewhere")
+            }
+            output = AtomicOutputFile.folder(of: content) + "/" + name
+        }
+        var st = stat()
+        if stat(output, &st) == 0, st.st_mode & S_IFMT == S_IFDIR {
+            throw IAPKitError.system(SystemError("write \(output): it is a folder; give a file name such as \(output)/\(name)", code: EISDIR))
+        }
+        return output
+    }
+
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     /// Reads the folder's ContentInfo.plist: what it says, the bytes to package (XML; a binary

@@ -2,12 +2,20 @@ import BomKit
 import IAPCore
 import PayloadKit
 import XarKit
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Reads what a package holds from its TOC, Bom and PackageInfo, inflating only the head of the
 /// Payload (to reach ContentInfo.plist, its second entry), so it takes milliseconds at any size.
 public enum PackageInspector {
     /// Inspects the package at `path`.
     public static func inspect(_ path: String) throws(IAPKitError) -> InspectReport {
+        var st = stat()
+        guard stat(path, &st) == 0 else { throw .system(SystemError("open", path: path)) }
+        guard st.st_mode & S_IFMT != S_IFDIR else {
+            throw .refused("\(path) is a folder; inspect reads a .pkg (use iapkg validate to check a content folder)")
+        }
         let archive: XarArchive
         do {
             archive = try XarArchive.open(path: path)
@@ -42,7 +50,7 @@ public enum PackageInspector {
                 }
             }
         } catch let error as XarError {
-            notes.append(.error(error.rule ?? "xar-data", error.entry, offset: error.offset, error.description))
+            notes.append(.error(error.rule ?? "xar-data", error.entry, offset: error.offset, "\(error.message); \(error.advice)"))
         } catch let error as BomError {
             notes.append(.error("shape-bom", parts.bom?.path, offset: nil, "the Bom cannot be read: \(error)"))
         } catch let error as PayloadError {
@@ -59,11 +67,9 @@ public enum PackageInspector {
         } else if parts.shape == .tree {
             notes.append(.error("shape-missing-contentinfo", "ContentInfo.plist", offset: nil, "the package has no ContentInfo.plist"))
         }
-        report.files.sort { a, b in
-            a.path.split(separator: "/").map { Array($0.utf8) }.lexicographicallyPrecedes(b.path.split(separator: "/").map { Array($0.utf8) }) {
-                $0.lexicographicallyPrecedes($1)
-            }
-        }
+        // Depth-first, names in byte order: the key of each path is computed once.
+        let keys = report.files.map { Array($0.path.utf8).map { $0 == UInt8(ascii: "/") ? 0 : $0 } }
+        report.files = zip(keys, report.files).sorted { $0.0.lexicographicallyPrecedes($1.0) }.map(\.1)
         report.fileCount = report.files.count
         report.unpackedSize = report.files.reduce(UInt64(0)) { $0.addingSaturated($1.type == .file ? $1.size : 0) }
         report.notes = notes
@@ -71,10 +77,8 @@ public enum PackageInspector {
     }
 
     static func openError(_ error: XarError, path: String) -> IAPKitError {
-        if error.rule == nil, error.message.contains("open") || error.message.contains("No such") {
-            return .failed("\(path): \(error)")
-        }
-        return .invalid(path: path, findings: [.error(error.rule ?? "xar-magic", nil, offset: error.offset, error.description)])
+        guard let rule = error.rule else { return .failed(error.message) }
+        return .invalid(path: path, findings: [.error(rule, nil, offset: error.offset, "\(error.message); \(error.advice)")])
     }
 
     private static func encodingName(_ style: String) -> String {

@@ -36,12 +36,14 @@ enum ProductPackageChecker {
                 content.findings.append(finding(error, rule: "shape-bom", entry: bomFile.path))
             }
         }
+        if parts.payload?.data == nil { content.incomplete = true }
         if let payload = parts.payload, let data = payload.data {
             let declared = bom?.values.reduce(UInt64(0)) { $0 &+ ($1.kind == .file ? $1.size : 0) } ?? 0
             let offset = archive.heapOffset &+ data.offset
             if let bomb = DecompressionBombCheck.totalFinding(declared: declared, entry: payload.path)
                 ?? DecompressionBombCheck.finding(entry: payload.path, declared: declared, stored: data.length, offset: offset) {
                 content.findings.append(bomb)
+                content.incomplete = true
             } else {
                 let headers = UInt64(bom?.count ?? 0) * (76 + 1026) + (1 << 20)
                 let cap = bom == nil ? min(data.length &* DecompressionBombCheck.maxRatio, 1 << 36) : declared &+ headers
@@ -90,6 +92,7 @@ enum ProductPackageChecker {
                 content.entries.append(entry)
             }
         } catch let error as XarError {
+            content.incomplete = true
             content.findings.append(.error(error.rule ?? "xar-data", error.entry ?? payload.path, offset: error.offset,
                                            "\(error.message); \(error.advice)"))
         } catch let error as PayloadError {
@@ -104,6 +107,7 @@ enum ProductPackageChecker {
             }
             return
         } catch {
+            content.incomplete = true
             content.findings.append(.error("shape-payload", payload.path, "the Payload cannot be read: \(error)"))
             return
         }

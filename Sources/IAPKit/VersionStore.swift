@@ -87,11 +87,13 @@ public struct VersionStore {
         return try LockedProduct(folder: folder)
     }
 
-    /// Products in the store (valid product identifiers that are folders).
+    /// Products in the store: folders named like product identifiers that hold a lock, a `current`
+    /// link or a version (other folders someone put there are not products).
     public func products() throws -> [String] {
         try root.names().filter { name in
-            guard ProductIdentifier.isValid(name), let st = root.status(name) else { return false }
-            return st.st_mode & S_IFMT == S_IFDIR
+            guard ProductIdentifier.isValid(name), let st = root.status(name), st.st_mode & S_IFMT == S_IFDIR,
+                  let folder = try? root.openDirectory(name), let names = try? folder.names() else { return false }
+            return names.contains { $0 == VersionStore.lockName || $0 == VersionStore.currentName || ContentVersion($0) != nil }
         }
     }
 

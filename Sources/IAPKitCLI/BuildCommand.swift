@@ -76,8 +76,12 @@ struct BuildCommand: ParsableCommand {
                 console.out(try JSONOutput.encode(report))
             } else {
                 console.err("Built \(report.output): \(report.productIdentifier) \(report.contentVersion), \(report.layout.rawValue) layout, "
-                    + "\(report.fileCount) files, \(ByteCount.text(report.bytesIn)) in, \(ByteCount.text(report.bytesOut)) out, "
+                    + "\(report.fileCount) entries, \(ByteCount.text(report.bytesIn)) in, \(ByteCount.text(report.bytesOut)) out, "
                     + String(format: "%.2f s", report.seconds))
+                if !report.excluded.isEmpty {
+                    let shown = report.excluded.prefix(5).joined(separator: ", ")
+                    console.err("Left out \(report.excluded.count) clutter entr\(report.excluded.count == 1 ? "y" : "ies"): \(shown)\(report.excluded.count > 5 ? ", …" : "")")
+                }
             }
         }
     }

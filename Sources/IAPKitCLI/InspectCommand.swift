@@ -33,6 +33,10 @@ struct InspectCommand: ParsableCommand {
                 console.out(InspectText.render(report))
             }
             for note in report.notes { console.err(FindingText.line(note, path: package, console: console)) }
+            if report.notes.contains(where: { $0.severity == .error }) {
+                console.err("iapkg: error: \(package) could not be read completely; run iapkg validate for every finding")
+                throw ExitCode(1)
+            }
         }
     }
 }
@@ -49,7 +53,8 @@ enum InspectText {
         row("checksum", report.checksumAlgorithm)
         row("compression", report.compression)
         let count = { (kind: ContentEntry.Kind) in report.files.filter { $0.type == kind }.count }
-        row("entries", "\(report.fileCount) (\(count(.file)) files, \(count(.directory)) folders, \(count(.symlink)) links)")
+        func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
+        row("entries", "\(report.fileCount) (\(plural(count(.file), "file")), \(plural(count(.directory), "folder")), \(plural(count(.symlink), "link")))")
         row("package", "\(report.packageSize) bytes")
         row("stored", "\(report.storedSize) bytes")
         row("unpacked", "\(report.unpackedSize) bytes")

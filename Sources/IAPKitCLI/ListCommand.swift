@@ -7,7 +7,7 @@ struct ListCommand: ParsableCommand {
         commandName: "list",
         abstract: "List the products and versions in a version store, and which is current.",
         discussion: """
-        Example:
+        Examples:
           iapkg list /srv/content
           iapkg list /srv/content --json
         """)
@@ -54,6 +54,15 @@ struct ActivateCommand: ParsableCommand {
     var productIdentifier: String
     @Argument(help: "The installed version to make current.")
     var version: String
+
+    func validate() throws {
+        if let problem = ProductIdentifier.problem(with: productIdentifier) {
+            throw ValidationError("'\(productIdentifier)' is not a valid product identifier: \(problem)")
+        }
+        guard ContentVersion(version) != nil else {
+            throw ValidationError("'\(version)' is not a version: integers separated by periods (1.0, 2.3.1)")
+        }
+    }
 
     func run() throws {
         try perform {

@@ -47,8 +47,20 @@ struct ValidateCommand: ParsableCommand {
     @Option(help: "A version (or a .pkg / folder whose version) every input's ContentVersion must exceed.")
     var newerThan: String?
 
-    @Option(help: "Largest package accepted, in bytes (default: 2147483648, Apple's 2 GiB cap).")
+    @Option(help: "Largest package accepted, in bytes (Apple's cap is 2 GiB).")
     var maxSize: UInt64 = PackageBuilder.maxPackageBytes
+
+    func validate() throws {
+        if let productId, let problem = ProductIdentifier.problem(with: productId) {
+            throw ValidationError("--product-id '\(productId)' is not a valid product identifier: \(problem)")
+        }
+        if let newerThan, ContentVersion(newerThan) == nil, !Self.looksLikePath(newerThan) {
+            throw ValidationError("--newer-than '\(newerThan)' is neither a version (1.0, 2.3.1) nor a .pkg or folder path")
+        }
+        if json && format != .text && format != .json {
+            throw ValidationError("--json and --format \(format.rawValue) ask for two formats; give one")
+        }
+    }
 
     func run() throws {
         try perform(execute)
@@ -81,11 +93,16 @@ struct ValidateCommand: ParsableCommand {
         if reports.contains(where: { !$0.valid }) { throw ExitCode(1) }
     }
 
+    /// Text that names a file rather than a mistyped version.
+    static func looksLikePath(_ text: String) -> Bool {
+        text.contains("/") || text.lowercased().hasSuffix(".pkg") || FileManager.default.fileExists(atPath: text)
+    }
+
     /// A version given as text, or read from a package or content folder.
     static func resolveVersion(_ text: String) throws -> ContentVersion {
         if let version = ContentVersion(text) { return version }
         guard FileManager.default.fileExists(atPath: text) else {
-            throw ValidationError("--newer-than '\(text)' is neither a version (1.0, 2.3.1) nor an existing .pkg or folder")
+            throw IAPKitError.failed("--newer-than '\(text)' is neither a version (1.0, 2.3.1) nor an existing .pkg or folder")
         }
         let report = try PackageValidator.validate(text)
         guard let version = report.contentVersion.flatMap(ContentVersion.init) else {
@@ -170,7 +187,9 @@ struct ValidationOutput {
             for finding in report.findings {
                 let level = finding.severity == .error ? "error" : "warning"
                 let message = (finding.entry.map { "\($0): " } ?? "") + finding.message
-                console.err("::\(level) file=\(property(report.path)),title=\(property("iapkg " + finding.rule))::\(data(message))")
+                // In a folder, point at the offending file itself.
+                let file = report.shape == .folder ? finding.entry.map { report.path + "/" + $0 } ?? report.path : report.path
+                console.err("::\(level) file=\(property(file)),title=\(property("iapkg " + finding.rule))::\(data(message))")
             }
         }
         for item in unreadable {

@@ -55,6 +55,10 @@ public final class XarArchive: @unchecked Sendable {
 
     private static func checkHeader(_ bytes: [UInt8], fileSize: UInt64, limits: XarLimits,
                                     findings: inout [Finding]) throws(XarError) -> XarHeader {
+        guard fileSize > 0 else {
+            throw XarError(rule: "xar-magic", "the file is empty (0 bytes)", offset: 0,
+                           advice: "the download or copy did not happen; fetch the package again")
+        }
         guard bytes.count >= 4, bytes.uint32BE(at: 0) == XarHeader.expectedMagic else {
             throw XarError(rule: "xar-magic", "the file does not start with the xar magic \"xar!\"", offset: 0,
                            advice: "this is not a xar archive (flat package); check that the right file was given")

@@ -6,12 +6,19 @@
 struct BlockStore {
     /// Header padding, then block bytes.
     private var data = [UInt8](repeating: 0, count: BomLayout.firstBlockOffset)
-    /// (address, length) per block; block 0 is the null block.
-    private var table: [(address: Int, length: Int)] = [(0, 0)]
+    /// (address, length) per block; block 0 is the null block. 32 bits each, as the file stores them.
+    private var table: [(address: UInt32, length: UInt32)] = [(0, 0)]
+
+    /// Room for about `bytes` of blocks in `blocks` blocks, so the store grows without copying
+    /// itself (a Bom for 100,000 paths is over 20 MB).
+    init(expectedBytes: Int = 0, expectedBlocks: Int = 0) {
+        data.reserveCapacity(BomLayout.firstBlockOffset + expectedBytes)
+        table.reserveCapacity(expectedBlocks + 1)
+    }
 
     /// Appends a block and returns its index.
     mutating func add(_ bytes: [UInt8]) -> UInt32 {
-        table.append((data.count, bytes.count))
+        table.append((UInt32(truncatingIfNeeded: data.count), UInt32(truncatingIfNeeded: bytes.count)))
         data.append(contentsOf: bytes)
         return UInt32(truncatingIfNeeded: table.count - 1)
     }
@@ -24,19 +31,21 @@ struct BlockStore {
     /// Writes `bytes` at the start of a block made by `reserve`.
     mutating func fill(_ index: UInt32, with bytes: [UInt8]) {
         let block = table[Int(index)]
-        precondition(bytes.count <= block.length, "block \(index) overfilled")
-        data.replaceSubrange(block.address..<(block.address + bytes.count), with: bytes)
+        precondition(bytes.count <= Int(block.length), "block \(index) overfilled")
+        let address = Int(block.address)
+        data.replaceSubrange(address..<(address + bytes.count), with: bytes)
     }
 
     /// The whole file, with `variables` (name, block index) in the given order.
-    consuming func serialize(variables: [(name: String, block: UInt32)]) throws(BomError) -> [UInt8] {
-        var out = data
+    mutating func serialize(variables: [(name: String, block: UInt32)]) throws(BomError) -> [UInt8] {
+        var out: [UInt8] = []
+        swap(&out, &data)  // the blocks become the file: no copy
         let indexOffset = out.count
         out.reserveCapacity(out.count + 4 + table.count * 8 + 20 + 64)
         out.appendBigEndian(UInt32(truncatingIfNeeded: table.count))
         for block in table {
-            out.appendBigEndian(UInt32(truncatingIfNeeded: block.address))
-            out.appendBigEndian(UInt32(truncatingIfNeeded: block.length))
+            out.appendBigEndian(block.address)
+            out.appendBigEndian(block.length)
         }
         out.appendBigEndian(UInt32(0))  // free list: no entries ...
         out.append(contentsOf: [UInt8](repeating: 0, count: 16))  // ... and two empty pointers

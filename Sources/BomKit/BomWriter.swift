@@ -7,7 +7,8 @@ public enum BomWriter {
     /// Encodes `entries` (parents before children; the first is the root ".").
     public static func write(_ entries: [BomEntry]) throws(BomError) -> [UInt8] {
         let paths = try resolve(entries)
-        var store = BlockStore()
+        // About 230 bytes and 6 blocks per path, as pkgbuild lays them out.
+        var store = BlockStore(expectedBytes: entries.count * 240 + 65_536, expectedBlocks: entries.count * 6 + 64)
 
         // BomInfo: version 1, paths + 1, one info entry whose third word is the bytes of all files
         // and link targets (mkbom counts both), kept to 32 bits.

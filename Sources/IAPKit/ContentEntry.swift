@@ -43,7 +43,12 @@ public struct ContentEntry: Sendable, Equatable {
     }
 
     /// The path as the source spelled it ("./Contents/a.png", "Contents/a.png"), for messages.
-    public var rawPath: String
+    public var rawPath: String {
+        get { storedRawPath ?? path }
+        set { storedRawPath = newValue }
+    }
+    /// Nil when the spelling is just the components joined (most entries: one string fewer each).
+    private var storedRawPath: String?
     /// Path components below the content root, `./` prefix removed, not yet validated.
     public var components: [String]
     public var kind: Kind
@@ -66,8 +71,9 @@ public struct ContentEntry: Sendable, Equatable {
                 size: UInt64 = 0, linkTarget: String? = nil, hardlinkTarget: String? = nil,
                 hasExtendedAttributes: Bool = false, hasFlags: Bool = false, sniff: ContentSniff? = nil,
                 offset: UInt64? = nil) {
-        self.rawPath = rawPath
-        self.components = components ?? ContentEntry.components(of: rawPath)
+        let parts = components ?? ContentEntry.components(of: rawPath)
+        self.components = parts
+        self.storedRawPath = rawPath == parts.joined(separator: "/") ? nil : rawPath
         self.kind = kind
         self.permissions = permissions
         self.size = size

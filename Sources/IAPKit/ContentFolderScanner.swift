@@ -6,7 +6,7 @@ import Glibc
 /// One entry of a content folder on disk, with where its bytes come from.
 public struct SourceEntry: Sendable {
     public var entry: ContentEntry
-    /// Absolute (or caller-relative) path of the object on disk.
+    /// Path of the object on disk (the folder's path joined with the entry's).
     public var sourcePath: String
     /// Modification time, seconds since 1970.
     public var modificationTime: Int64
@@ -18,12 +18,41 @@ public struct ContentFolderScan: Sendable {
     public var root: String
     /// Its base name: the component name productbuild gives a product archive.
     public var name: String
-    /// Entries, root first, parents before children, names in byte order.
-    public var entries: [SourceEntry]
+    /// Entries, root first, parents before children, names in byte order (kept apart from the
+    /// disk details so the rules can read them without a copy: a folder can hold a million).
+    public var contents: [ContentEntry] = []
+    /// Each entry's modification time, in the same order.
+    public var modificationTimes: [Int64] = []
     /// Junk left out (`.DS_Store`, `.git`…), as paths below the root.
-    public var excluded: [String]
+    public var excluded: [String] = []
+
+    init(root: String, name: String) {
+        self.root = root
+        self.name = name
+    }
+
+    /// The entries with their disk paths and times, made on demand.
+    public var entries: SourceList { SourceList(scan: self) }
+
     /// Total bytes of regular files.
-    public var totalFileBytes: UInt64 { entries.reduce(0) { $0 + ($1.entry.kind == .file ? $1.entry.size : 0) } }
+    public var totalFileBytes: UInt64 { contents.reduce(0) { $0 + ($1.kind == .file ? $1.size : 0) } }
+
+    mutating func append(_ entry: ContentEntry, modificationTime: Int64) {
+        contents.append(entry)
+        modificationTimes.append(modificationTime)
+    }
+}
+
+/// A scan's entries as `SourceEntry` values, built when read.
+public struct SourceList: RandomAccessCollection, Sendable {
+    let scan: ContentFolderScan
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { scan.contents.count }
+    public subscript(index: Int) -> SourceEntry {
+        let entry = scan.contents[index]
+        let path = entry.components.isEmpty ? scan.root : scan.root + "/" + entry.path
+        return SourceEntry(entry: entry, sourcePath: path, modificationTime: scan.modificationTimes[index])
+    }
 }
 
 /// Walks a content folder without following links, sniffing every file's first bytes.
@@ -36,10 +65,9 @@ public enum ContentFolderScanner {
         var st = stat()
         guard lstat(root, &st) == 0 else { throw SystemError("open folder", path: root) }
         guard st.st_mode & S_IFMT == S_IFDIR else { throw SystemError("open folder", path: root, code: ENOTDIR) }
-        var scan = ContentFolderScan(root: root, name: baseName(of: root), entries: [], excluded: [])
-        scan.entries.append(SourceEntry(entry: ContentEntry(rawPath: ".", components: [], kind: .directory,
-                                                            permissions: UInt32(st.st_mode) & 0o7777),
-                                        sourcePath: root, modificationTime: Int64(st.st_mtim.tv_sec)))
+        var scan = ContentFolderScan(root: root, name: baseName(of: root))
+        scan.append(ContentEntry(rawPath: ".", components: [], kind: .directory, permissions: UInt32(st.st_mode) & 0o7777),
+                    modificationTime: Int64(st.st_mtim.tv_sec))
         try walk(directory: root, components: [], into: &scan, excludeJunk: excludeJunk)
         return scan
     }
@@ -53,13 +81,12 @@ public enum ContentFolderScanner {
                 scan.excluded.append(parts.joined(separator: "/"))
                 continue
             }
-            guard scan.entries.count < maxEntries else {
+            guard scan.contents.count < maxEntries else {
                 throw SystemError("walk folder (more than \(maxEntries) entries)", path: directory, code: E2BIG)
             }
             let openable = !name.unicodeScalars.contains("\u{FFFD}")  // invalid UTF-8: refused by the rules
             guard openable else {
-                scan.entries.append(SourceEntry(entry: ContentEntry(rawPath: parts.joined(separator: "/"), components: parts,
-                                                                    kind: .file), sourcePath: path, modificationTime: 0))
+                scan.append(ContentEntry(rawPath: parts.joined(separator: "/"), components: parts, kind: .file), modificationTime: 0)
                 continue
             }
             var st = stat()
@@ -77,7 +104,7 @@ public enum ContentFolderScanner {
             default:
                 break
             }
-            scan.entries.append(SourceEntry(entry: entry, sourcePath: path, modificationTime: Int64(st.st_mtim.tv_sec)))
+            scan.append(entry, modificationTime: Int64(st.st_mtim.tv_sec))
             // Clutter folders (.git, .svn…) are reported, never walked: build leaves them out whole.
             if entry.kind == .directory && !EntryNameRules.isJunk(name) {
                 try walk(directory: path, components: parts, into: &scan, excludeJunk: excludeJunk)

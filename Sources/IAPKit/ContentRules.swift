@@ -9,7 +9,7 @@ public enum ContentRules {
     /// Every finding for `entries`. The content root itself (no components) may be among them.
     public static func check(_ entries: [ContentEntry]) -> [Finding] {
         var findings: [Finding] = []
-        let items = entries.filter { !$0.components.isEmpty || $0.rawPath.hasPrefix("/") }
+        let items = EntryList(entries)
         checkNames(items, &findings)
         checkUniqueness(items, &findings)
         checkShape(items, &findings)
@@ -20,7 +20,7 @@ public enum ContentRules {
         return findings
     }
 
-    private static func checkNames(_ entries: [ContentEntry], _ findings: inout [Finding]) {
+    private static func checkNames(_ entries: EntryList, _ findings: inout [Finding]) {
         for entry in entries {
             if entry.rawPath.hasPrefix("/") {
                 findings.append(.error("entry-absolute-path", entry.rawPath, offset: entry.offset,
@@ -52,36 +52,37 @@ public enum ContentRules {
         }
     }
 
-    private static func checkUniqueness(_ entries: [ContentEntry], _ findings: inout [Finding]) {
-        var exact: [[UInt8]: ContentEntry] = [:]
-        var canonical: [String: ContentEntry] = [:]
-        var folded: [String: ContentEntry] = [:]
-        for entry in entries where !entry.components.isEmpty {
-            let path = entry.path
-            let bytes = Array(path.utf8)
-            if let first = exact[bytes] {
+    private static func checkUniqueness(_ entries: EntryList, _ findings: inout [Finding]) {
+        // Indices, not copies: a package can hold a million entries.
+        var exact: [ExactPath: Int] = [:]
+        var canonical: [String: Int] = [:]
+        var folded: [String: Int] = [:]
+        exact.reserveCapacity(entries.count)
+        for (index, entry) in entries.enumerated() where !entry.components.isEmpty {
+            let path = entries.paths[index]
+            if let first = exact[ExactPath(path)] {
                 findings.append(.error("entry-duplicate", entry.rawPath, offset: entry.offset,
-                    "the path appears more than once (first as \(first.kind.name)); keep one"))
+                    "the path appears more than once (first as \(entries[first].kind.name)); keep one"))
                 continue
             }
-            exact[bytes] = entry
+            exact[ExactPath(path)] = index
             if let other = canonical[path] {
                 findings.append(.error("entry-unicode-collision", entry.rawPath, offset: entry.offset,
-                    "the name equals '\(other.rawPath)' after Unicode normalisation; on Apple file systems they are the same file — rename one"))
+                    "the name equals '\(entries[other].rawPath)' after Unicode normalisation; on Apple file systems they are the same file — rename one"))
                 continue
             }
-            canonical[path] = entry
+            canonical[path] = index
             let lower = path.lowercased()
             if let other = folded[lower] {
                 findings.append(.warning("entry-case-collision", entry.rawPath, offset: entry.offset,
-                    "the name differs from '\(other.rawPath)' only in case; on a case-insensitive volume one hides the other"))
+                    "the name differs from '\(entries[other].rawPath)' only in case; on a case-insensitive volume one hides the other"))
             } else {
-                folded[lower] = entry
+                folded[lower] = index
             }
         }
     }
 
-    private static func checkShape(_ entries: [ContentEntry], _ findings: inout [Finding]) {
+    private static func checkShape(_ entries: EntryList, _ findings: inout [Finding]) {
         var top: [String: ContentEntry] = [:]
         var implicitDirectories: Set<String> = []
         // Absolute and traversing paths are reported by checkNames; they are not root entries.
@@ -123,9 +124,8 @@ public enum ContentRules {
         }
     }
 
-    private static func checkKinds(_ entries: [ContentEntry], _ findings: inout [Finding]) {
-        var kindByPath: [String: ContentEntry.Kind] = [:]
-        for entry in entries where !entry.components.isEmpty { kindByPath[entry.path] = kindByPath[entry.path] ?? entry.kind }
+    private static func checkKinds(_ entries: EntryList, _ findings: inout [Finding]) {
+        let kindByPath = entries.kindByPath
         for entry in entries {
             switch entry.kind {
             case .fifo, .characterDevice, .blockDevice, .socket, .unknown:
@@ -155,7 +155,7 @@ public enum ContentRules {
         }
     }
 
-    private static func checkCode(_ entries: [ContentEntry], _ findings: inout [Finding]) {
+    private static func checkCode(_ entries: EntryList, _ findings: inout [Finding]) {
         var reportedBundles: Set<String> = []
         for entry in entries where !entry.components.isEmpty {
             if let index = entry.components.firstIndex(where: { EntryNameRules.codeSuffix(of: $0) != nil }) {
@@ -190,9 +190,9 @@ public enum ContentRules {
         }
     }
 
-    private static func checkLinks(_ entries: [ContentEntry], _ findings: inout [Finding]) {
-        let resolver = SymlinkResolver(entries: entries)
-        let paths = Dictionary(entries.map { ($0.path, $0.kind) }, uniquingKeysWith: { first, _ in first })
+    private static func checkLinks(_ entries: EntryList, _ findings: inout [Finding]) {
+        let resolver = SymlinkResolver(kinds: entries.kindByPath, entries: entries.elements)
+        let paths = entries.kindByPath
         for entry in entries where !entry.components.isEmpty {
             switch entry.kind {
             case .symlink:
@@ -237,7 +237,7 @@ public enum ContentRules {
         }
     }
 
-    private static func checkHygiene(_ entries: [ContentEntry], _ findings: inout [Finding]) {
+    private static func checkHygiene(_ entries: EntryList, _ findings: inout [Finding]) {
         var reported: Set<String> = []
         var total: UInt64 = 0
         var contentsHasChildren = false
@@ -260,5 +260,52 @@ public enum ContentRules {
             findings.append(.warning("size-unpacked-limit", nil, offset: nil,
                 "the unpacked content is \(total) bytes, above the 2 GiB (2,147,483,648 bytes) cap Apple set for uploads"))
         }
+    }
+}
+
+/// The entries the rules judge (every one but the content root itself), with each path joined once
+/// and one path → kind index shared by the rules that look paths up: no per-rule copies, since a
+/// package can hold a million entries.
+struct EntryList: RandomAccessCollection {
+    let all: [ContentEntry]
+    /// Positions in `all` of the entries judged.
+    private let positions: [Int32]
+    /// `self[i].path`, computed once.
+    let paths: [String]
+    /// The kind of the first entry at each path.
+    let kindByPath: [String: ContentEntry.Kind]
+
+    init(_ all: [ContentEntry]) {
+        self.all = all
+        var positions: [Int32] = []
+        positions.reserveCapacity(all.count)
+        for (index, entry) in all.enumerated() where !entry.components.isEmpty || entry.rawPath.hasPrefix("/") {
+            positions.append(Int32(truncatingIfNeeded: index))
+        }
+        self.positions = positions
+        let paths = positions.map { all[Int($0)].path }
+        self.paths = paths
+        var kinds: [String: ContentEntry.Kind] = [:]
+        kinds.reserveCapacity(positions.count)
+        for (index, position) in positions.enumerated() where !all[Int(position)].components.isEmpty {
+            if kinds[paths[index]] == nil { kinds[paths[index]] = all[Int(position)].kind }
+        }
+        kindByPath = kinds
+    }
+
+    /// Every entry given, the content root included (for link resolution).
+    var elements: [ContentEntry] { all }
+    var startIndex: Int { 0 }
+    var endIndex: Int { positions.count }
+    subscript(position: Int) -> ContentEntry { all[Int(positions[position])] }
+}
+
+/// A path compared byte for byte (Swift's String equality folds Unicode normalisation).
+struct ExactPath: Hashable {
+    let path: String
+    init(_ path: String) { self.path = path }
+    static func == (a: ExactPath, b: ExactPath) -> Bool { a.path.utf8.elementsEqual(b.path.utf8) }
+    func hash(into hasher: inout Hasher) {
+        for byte in path.utf8 { hasher.combine(byte) }
     }
 }

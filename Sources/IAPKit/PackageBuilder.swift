@@ -27,7 +27,7 @@ public enum PackageBuilder {
         let started = monotonicSeconds()
         let scan = try ContentFolderScanner.scan(folder, excludeJunk: true)
         let (info, contentInfo, plistFindings) = try readContentInfo(scan)
-        let findings = plistFindings + ContentRules.check(scan.entries.map(\.entry))
+        let findings = plistFindings + ContentRules.check(scan.contents)
         guard let info, !findings.contains(where: { $0.severity == .error }) else {
             throw IAPKitError.invalid(path: folder, findings: findings)
         }

@@ -113,23 +113,27 @@ public enum PackageInspector {
         return nil
     }
 
+    /// A stored path without its "./" (cheap: no splitting), nil for the root itself.
+    private static func contentPath(_ stored: String) -> String? {
+        if stored == "." || stored.isEmpty { return nil }
+        return stored.hasPrefix("./") ? String(stored.utf8.dropFirst(2))! : stored
+    }
+
     private static func file(from entry: BomEntry) -> InspectReport.File? {
-        let components = ContentEntry.components(of: entry.path)
-        guard !components.isEmpty else { return nil }
+        guard let path = contentPath(entry.path) else { return nil }
         let kind: ContentEntry.Kind = switch entry.kind {
         case .file: .file
         case .directory: .directory
         case .symlink: .symlink
         case .device: .characterDevice
         }
-        return InspectReport.File(path: components.joined(separator: "/"), type: kind, size: entry.kind == .directory ? 0 : entry.size,
+        return InspectReport.File(path: path, type: kind, size: entry.kind == .directory ? 0 : entry.size,
                                   mode: String(entry.mode & 0o7777, radix: 8), linkTarget: entry.linkTarget)
     }
 
     private static func file(from entry: XarFile) -> InspectReport.File? {
-        let components = ContentEntry.components(of: entry.path)
-        guard !components.isEmpty else { return nil }
-        return InspectReport.File(path: components.joined(separator: "/"), type: ContentEntry.Kind(entry.type),
+        guard let path = contentPath(entry.path) else { return nil }
+        return InspectReport.File(path: path, type: ContentEntry.Kind(entry.type),
                                   size: entry.data?.size ?? 0, mode: String((entry.mode ?? 0) & 0o7777, radix: 8),
                                   linkTarget: entry.linkTarget)
     }

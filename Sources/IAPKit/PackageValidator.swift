@@ -92,7 +92,7 @@ public enum PackageValidator {
                 findings += plistFindings
             }
         }
-        findings += ContentRules.check(scan.entries.map(\.entry))
+        findings += ContentRules.check(scan.contents)
         findings += expectationFindings(info, options: options)
         return ValidationReport(path: path, shape: .folder, info: info, findings: findings, strict: options.strict)
     }
@@ -135,3 +135,4 @@ struct PackageContent {
     /// The content could not be decoded to its end (a broken Payload, truncated data).
     var incomplete = false
 }
+

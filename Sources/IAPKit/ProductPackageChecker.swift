@@ -31,7 +31,10 @@ enum ProductPackageChecker {
         if let bomFile = parts.bom {
             do {
                 let entries = try BomReader.read(try archive.readAll(bomFile, maxBytes: 256 << 20))
-                bom = Dictionary(entries.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+                var byPath: [String: BomEntry] = [:]
+                byPath.reserveCapacity(entries.count)
+                for entry in entries where byPath[entry.path] == nil { byPath[entry.path] = entry }
+                bom = byPath
             } catch {
                 content.findings.append(finding(error, rule: "shape-bom", entry: bomFile.path))
             }

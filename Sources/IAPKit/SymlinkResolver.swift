@@ -23,6 +23,16 @@ public struct SymlinkResolver: Sendable {
     private let kinds: [String: ContentEntry.Kind]
     private let targets: [String: String]
 
+    /// Uses an existing path → kind index; only the links' targets are indexed here.
+    init(kinds: [String: ContentEntry.Kind], entries: [ContentEntry]) {
+        var targets: [String: String] = [:]
+        for entry in entries where entry.kind == .symlink {
+            if let target = entry.linkTarget { targets[entry.components.joined(separator: "/")] = target }
+        }
+        self.kinds = kinds
+        self.targets = targets
+    }
+
     /// Indexes the entries by path.
     public init(entries: [ContentEntry]) {
         var kinds: [String: ContentEntry.Kind] = [:]

@@ -4,8 +4,10 @@ internal import CLibArchive
 ///
 /// Output is reproducible: inode numbers run 1, 2, 3… in the order entries are added (libarchive's
 /// odc writer renumbers any non-zero inode the same way, so we set and it keeps them), dev and rdev 0,
-/// uid and gid 0, nlink 1 for files and symlinks and 2 for directories (the link count of an empty
-/// directory: its name and its `.`), mtimes as given, paths exactly as given. No block padding:
+/// uid and gid 0, nlink 1 for every entry (also directories, as btrfs reports them: cpio readers,
+/// libarchive's among them, track every entry with nlink > 1 as a possible hard link in a list they
+/// scan for each such entry, which makes 20,000 folders cost seconds), mtimes as given, paths
+/// exactly as given. No block padding:
 /// the output ends right after the `TRAILER!!!` entry.
 public final class CpioWriter {
     private let handle: ArchiveWriteHandle
@@ -28,7 +30,7 @@ public final class CpioWriter {
     /// Adds a directory entry (`mode` holds permission bits only, e.g. 0o755).
     public func addDirectory(path: String, mode: UInt16, modificationTime: Int64) throws(PayloadError) {
         try guarded { () throws(PayloadError) in
-            try writeHeader(path: path, type: FileTypeBits.directory, mode: mode, nlink: 2,
+            try writeHeader(path: path, type: FileTypeBits.directory, mode: mode, nlink: 1,
                             modificationTime: modificationTime, size: 0, symlinkTarget: nil)
         }
     }

@@ -117,19 +117,27 @@ public final class XarArchive: @unchecked Sendable {
                            entry: file.path, advice: "stream it with dataStream(for:) instead")
         }
         let stream = try dataStream(for: file)
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Int(declared) + 1, alignment: 16)
-        defer { buffer.deallocate() }
-        var filled = 0
-        while true {
-            let n = try stream.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
-            if n == 0 { break }
-            filled += n
-            guard filled <= Int(declared) else {
-                throw XarError(rule: "xar-data-size", "the entry decodes to more than its declared \(declared) bytes",
-                               entry: file.path, advice: "the archive is damaged or hostile; refuse it")
+        // Decoded straight into the array returned (no second copy): Boms run to tens of MB.
+        var failure: XarError?
+        let bytes = [UInt8](unsafeUninitializedCapacity: Int(declared) + 1) { buffer, count in
+            let raw = UnsafeMutableRawBufferPointer(buffer)
+            count = 0
+            do throws(XarError) {
+                while true {
+                    let n = try stream.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[count...]))
+                    if n == 0 { break }
+                    count += n
+                    guard count <= Int(declared) else {
+                        throw XarError(rule: "xar-data-size", "the entry decodes to more than its declared \(declared) bytes",
+                                       entry: file.path, advice: "the archive is damaged or hostile; refuse it")
+                    }
+                }
+            } catch {
+                failure = error
             }
         }
-        return Array(UnsafeRawBufferPointer(rebasing: buffer[0..<filled]))
+        if let failure { throw failure }
+        return bytes
     }
 
     /// Streams every file's data through its checks; one finding per file that fails.

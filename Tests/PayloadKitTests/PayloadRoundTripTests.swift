@@ -16,7 +16,7 @@ import Testing
             switch item {
             case .directory(let path, let mode):
                 entry = PayloadEntry(path: path, kind: .directory, mode: 0o040000 | UInt32(mode), size: 0,
-                                     modificationTime: SampleContent.modificationTime, inode: inode, nlink: 2,
+                                     modificationTime: SampleContent.modificationTime, inode: inode, nlink: 1,
                                      headerOffset: offset)
                 data = []
                 stored = 0
@@ -84,7 +84,7 @@ import Testing
         }
         try writer.addSymlink(path: "./Contents/l", target: "x", mode: 0o755, modificationTime: 0)
         try writer.finish()
-        let expected = Array(("070707" + "000000" + "000001" + "040755" + "000000" + "000000" + "000002" + "000000"
+        let expected = Array(("070707" + "000000" + "000001" + "040755" + "000000" + "000000" + "000001" + "000000"
                 + "00000001234" + "000002" + "00000000000" + ".\0"
                 + "070707" + "000000" + "000002" + "100644" + "000000" + "000000" + "000001" + "000000"
                 + "00000000005" + "000024" + "00000000003" + "./ContentInfo.plist\0").utf8) + [1, 2, 3]

@@ -44,11 +44,16 @@ public struct ContentEntry: Sendable, Equatable {
 
     /// The path as the source spelled it ("./Contents/a.png", "Contents/a.png"), for messages.
     public var rawPath: String {
-        get { storedRawPath ?? path }
-        set { storedRawPath = newValue }
+        get { storedRawPath ?? (dotSlash ? "./" + path : path) }
+        set {
+            storedRawPath = newValue
+            dotSlash = false
+        }
     }
-    /// Nil when the spelling is just the components joined (most entries: one string fewer each).
+    /// Nil when the spelling is the components joined, with `./` before them if `dotSlash` (most
+    /// entries: one string fewer each, a million entries being possible).
     private var storedRawPath: String?
+    private var dotSlash = false
     /// Path components below the content root, `./` prefix removed, not yet validated.
     public var components: [String]
     public var kind: Kind
@@ -73,7 +78,15 @@ public struct ContentEntry: Sendable, Equatable {
                 offset: UInt64? = nil) {
         let parts = components ?? ContentEntry.components(of: rawPath)
         self.components = parts
-        self.storedRawPath = rawPath == parts.joined(separator: "/") ? nil : rawPath
+        let joined = parts.joined(separator: "/")
+        if rawPath == joined {
+            storedRawPath = nil
+        } else if rawPath.hasPrefix("./"), rawPath.utf8.dropFirst(2).elementsEqual(joined.utf8) {
+            storedRawPath = nil
+            dotSlash = true
+        } else {
+            storedRawPath = rawPath
+        }
         self.kind = kind
         self.permissions = permissions
         self.size = size

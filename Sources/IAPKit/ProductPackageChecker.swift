@@ -27,21 +27,17 @@ enum ProductPackageChecker {
                 content.findings.append(finding(error, rule: "shape-packageinfo", entry: packageInfo.path))
             }
         }
-        var bom: [String: BomEntry]?
+        var bom: BomIndex?
         if let bomFile = parts.bom {
             do {
-                let entries = try BomReader.read(try archive.readAll(bomFile, maxBytes: 256 << 20))
-                var byPath: [String: BomEntry] = [:]
-                byPath.reserveCapacity(entries.count)
-                for entry in entries where byPath[entry.path] == nil { byPath[entry.path] = entry }
-                bom = byPath
+                bom = BomIndex(try BomReader.read(try archive.readAll(bomFile, maxBytes: 256 << 20)))
             } catch {
                 content.findings.append(finding(error, rule: "shape-bom", entry: bomFile.path))
             }
         }
         if parts.payload?.data == nil { content.incomplete = true }
         if let payload = parts.payload, let data = payload.data {
-            let declared = bom?.values.reduce(UInt64(0)) { $0 &+ ($1.kind == .file ? $1.size : 0) } ?? 0
+            let declared = bom?.declaredFileBytes ?? 0
             let offset = archive.heapOffset &+ data.offset
             if let bomb = DecompressionBombCheck.totalFinding(declared: declared, entry: payload.path)
                 ?? DecompressionBombCheck.finding(entry: payload.path, declared: declared, stored: data.length, offset: offset) {
@@ -50,15 +46,15 @@ enum ProductPackageChecker {
             } else {
                 let headers = UInt64(bom?.count ?? 0) * (76 + 1026) + (1 << 20)
                 let cap = bom == nil ? min(data.length &* DecompressionBombCheck.maxRatio, 1 << 36) : declared &+ headers
-                decodePayload(payload, archive: archive, bom: bom, cap: cap, into: &content)
+                decodePayload(payload, archive: archive, bom: bom, bomFile: parts.bom, cap: cap, into: &content)
             }
         }
         return content
     }
 
-    private static func decodePayload(_ payload: XarFile, archive: XarArchive, bom: [String: BomEntry]?, cap: UInt64,
+    private static func decodePayload(_ payload: XarFile, archive: XarArchive, bom original: BomIndex?, bomFile: XarFile?, cap: UInt64,
                                       into content: inout PackageContent) {
-        var unseen = Set(bom?.keys ?? [:].keys)
+        var bom = original
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 64)
         defer { buffer.deallocate() }
         do {
@@ -88,9 +84,9 @@ enum ProductPackageChecker {
                     entry.sniff = sniffer.finish()
                     if isPlist { content.contentInfo = plist }
                 }
-                if let bom {
-                    unseen.remove(item.path)
-                    compare(item, entry: entry, checksum: item.kind == .file ? checksum.finalize() : nil, with: bom[item.path], into: &content)
+                if bom != nil {
+                    let record = bom?.take(item.path)
+                    compare(item, entry: entry, checksum: item.kind == .file ? checksum.finalize() : nil, with: record, into: &content)
                 }
                 content.entries.append(entry)
             }
@@ -114,12 +110,14 @@ enum ProductPackageChecker {
             content.findings.append(.error("shape-payload", payload.path, "the Payload cannot be read: \(error)"))
             return
         }
-        for path in unseen.sorted() {
+        guard let bom, bom.hasUnseen, let bomFile,
+              let entries = try? BomReader.read(try archive.readAll(bomFile, maxBytes: 256 << 20)) else { return }
+        for path in bom.unseenPaths(in: entries).sorted() {
             content.findings.append(.error("shape-bom-mismatch", path, "the Bom lists '\(path)', which the Payload does not hold"))
         }
     }
 
-    private static func compare(_ item: PayloadEntry, entry: ContentEntry, checksum: UInt32?, with record: BomEntry?,
+    private static func compare(_ item: PayloadEntry, entry: ContentEntry, checksum: UInt32?, with record: BomIndex.Record?,
                                 into content: inout PackageContent) {
         guard let record else {
             content.findings.append(.error("shape-bom-mismatch", item.path, "the Payload holds '\(item.path)', which the Bom does not list"))

@@ -67,9 +67,10 @@ public enum PackageInspector {
         } else if parts.shape == .tree {
             notes.append(.error("shape-missing-contentinfo", "ContentInfo.plist", offset: nil, "the package has no ContentInfo.plist"))
         }
-        // Depth-first, names in byte order: the key of each path is computed once.
+        // Depth-first, names in byte order ('/' sorts before every other byte); keys made once.
         let keys = report.files.map { Array($0.path.utf8).map { $0 == UInt8(ascii: "/") ? 0 : $0 } }
-        report.files = zip(keys, report.files).sorted { $0.0.lexicographicallyPrecedes($1.0) }.map(\.1)
+        let order = keys.indices.sorted { keys[$0].lexicographicallyPrecedes(keys[$1]) }
+        report.files = order.map { report.files[$0] }
         report.fileCount = report.files.count
         report.unpackedSize = report.files.reduce(UInt64(0)) { $0.addingSaturated($1.type == .file ? $1.size : 0) }
         report.notes = notes

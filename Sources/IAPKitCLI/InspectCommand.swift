@@ -59,8 +59,16 @@ enum InspectText {
         row("stored", "\(report.storedSize) bytes")
         row("unpacked", "\(report.unpackedSize) bytes")
         lines.append("")
-        let sizeWidth = max(4, report.files.map { String($0.size).count }.max() ?? 0)
+        let sizeWidth = max(4, report.files.map { String($0.size).utf8.count }.max() ?? 0)
         lines.append("  TYPE  MODE  " + "SIZE".leftPadded(sizeWidth) + "  PATH")
+        // One byte buffer for the listing: a package can list a million entries.
+        var listing: [UInt8] = []
+        listing.reserveCapacity(report.files.count * 64)
+        func pad(_ text: String, _ width: Int) {
+            let count = text.utf8.count
+            if count < width { listing.append(contentsOf: repeatElement(UInt8(ascii: " "), count: width - count)) }
+            listing.append(contentsOf: text.utf8)
+        }
         for file in report.files {
             let type = switch file.type {
             case .file: "file"
@@ -68,10 +76,17 @@ enum InspectText {
             case .symlink: "link"
             default: String(file.type.name.prefix(4))
             }
-            var line = "  \(type)  \(file.mode.leftPadded(4))  \(String(file.size).leftPadded(sizeWidth))  \(file.path)"
-            if let target = file.linkTarget { line += " -> \(target)" }
-            lines.append(line)
+            listing.append(contentsOf: "  \(type)  ".utf8)
+            pad(file.mode, 4)
+            listing.append(contentsOf: "  ".utf8)
+            pad(String(file.size), sizeWidth)
+            listing.append(contentsOf: "  ".utf8)
+            listing.append(contentsOf: file.path.utf8)
+            if let target = file.linkTarget { listing.append(contentsOf: " -> \(target)".utf8) }
+            listing.append(UInt8(ascii: "\n"))
         }
+        if listing.last == UInt8(ascii: "\n") { listing.removeLast() }
+        lines.append(String(decoding: listing, as: UTF8.self))
         return lines.joined(separator: "\n")
     }
 }

@@ -20,3 +20,7 @@ int iap_rename_exchange(int olddirfd, const char *oldpath, int newdirfd, const c
 int iap_syncfs(int fd) {
     return syncfs(fd);
 }
+
+int iap_start_writeback(int fd) {
+    return sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WRITE);
+}

@@ -115,6 +115,12 @@ public final class FileDescriptor: @unchecked Sendable {
         try bytes.withUnsafeBytes { buffer in try write(buffer) }
     }
 
+    /// Asks the kernel to start writing the file's dirty pages out now, without waiting: a later
+    /// `syncfs` then has little left to wait for. Best effort; errors surface at that sync.
+    public func startWriteback() {
+        _ = iap_start_writeback(rawValue)
+    }
+
     /// Flushes the file's data and metadata to the disk.
     public func sync() throws {
         guard fsync(rawValue) == 0 else { throw SystemError("fsync", path: path) }

@@ -33,6 +33,8 @@ public final class ParallelGzipEncoder: @unchecked Sendable {
     private var spare: [Job] = []
     private let bound: Int
     private let compressors: CompressorPool
+    /// At most `workers` blocks compress at once (the queue is deeper): bounded threads and memory.
+    private let running: DispatchSemaphore
     private var finished = false
     /// Bytes taken in and written out so far.
     public private(set) var totalIn: UInt64 = 0
@@ -46,6 +48,8 @@ public final class ParallelGzipEncoder: @unchecked Sendable {
         self.sink = sink
         self.maxInFlight = max(1, workers) * 2
         compressors = CompressorPool(level: level)
+        running = DispatchSemaphore(value: 0)
+        for _ in 0..<max(1, workers) { running.signal() }
         bound = compressors.withCompressor { $0.gzipBound(blockSize) }
         current = Job(blockSize: blockSize, bound: bound)
     }
@@ -78,7 +82,10 @@ public final class ParallelGzipEncoder: @unchecked Sendable {
         let job = current
         inFlight.append(job)
         let compressors = self.compressors
+        let running = self.running
+        running.wait()
         DispatchQueue.global(qos: .userInitiated).async {
+            defer { running.signal() }
             let input = UnsafeRawBufferPointer(rebasing: job.input[0..<job.count])
             job.outputCount = compressors.withCompressor { compressor in
                 compressors.withProbe { probe in

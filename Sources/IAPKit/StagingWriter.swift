@@ -26,13 +26,20 @@ final class StagingWriter {
             let parent = try folder(Array(entry.components.dropLast()))
             let file = try parent.createFile(name, mode: 0o644)
             if let read {
+                var sinceWriteback = 0
                 while true {
                     let n = try read(buffer)
                     if n == 0 { break }
                     try file.write(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
                     bytesWritten += UInt64(n)
+                    sinceWriteback += n
+                    if sinceWriteback >= 8 << 20 {
+                        file.startWriteback()
+                        sinceWriteback = 0
+                    }
                 }
             }
+            file.startWriteback()
         case .symlink:
             links.append(entry)
         case .hardlink:

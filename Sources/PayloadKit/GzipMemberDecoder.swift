@@ -7,8 +7,10 @@ internal import IAPCore
 /// Input is fed to zlib in small slices so one call can expand to at most a few MiB (deflate
 /// expands by at most about 1032:1), which bounds memory however hostile the stream.
 final class GzipMemberDecoder {
-    /// Bytes read from the source at once.
-    static let inputCapacity = 64 * 1024
+    /// Input held at once: enough for a whole member of iapkg's 1 MiB blocks, and then some.
+    static let inputCapacity = (2 << 20) + (64 << 10)
+    /// Largest member decoded in one piece; larger ones stream through zlib.
+    static let wholeMemberLimit = 2 << 20
     /// Compressed bytes handed to one `decompress` call.
     static let sliceSize = 4 * 1024
 
@@ -21,6 +23,9 @@ final class GzipMemberDecoder {
     private var inflater: Inflater?
     private var memberCount = 0
     private var memberStartOffset: UInt64 = 0
+    /// libdeflate, for members that fit in memory whole (iapkg writes 1 MiB members).
+    private let whole = BlockDecompressor()
+    private let wholeOutput = UnsafeMutableRawBufferPointer.allocate(byteCount: GzipMemberDecoder.wholeMemberLimit, alignment: 64)
     /// True once the last member ended and the source had nothing more.
     private(set) var isFinished = false
     /// Decoded bytes produced so far.
@@ -35,7 +40,10 @@ final class GzipMemberDecoder {
         input = .allocate(byteCount: Self.inputCapacity, alignment: 16)
     }
 
-    deinit { input.deallocate() }
+    deinit {
+        input.deallocate()
+        wholeOutput.deallocate()
+    }
 
     /// Decodes until at least `minimum` bytes were appended to `block` or the last member ended.
     func decode(atLeast minimum: Int, into block: DecodedBlock) throws(PayloadError) {
@@ -45,6 +53,7 @@ final class GzipMemberDecoder {
             if let current = self.inflater {
                 inflater = current
             } else {
+                if try decodeWholeMember(into: block, produced: &produced) { continue }
                 guard let started = try startMember() else { return }
                 inflater = started
             }
@@ -64,6 +73,27 @@ final class GzipMemberDecoder {
                 throw .corruptGzip(offset: compressedOffset, reason: "zlib made no progress")
             }
         }
+    }
+
+    /// Decodes the next member in one libdeflate call when it lies whole in the input window and
+    /// decodes to at most `wholeMemberLimit` bytes; returns false to let zlib stream it instead
+    /// (which also names the exact offset of any damage).
+    private func decodeWholeMember(into block: DecodedBlock, produced: inout Int) throws(PayloadError) -> Bool {
+        try fill(atLeast: Self.inputCapacity)
+        let available = inputEnd - inputStart
+        guard available >= 18, input[inputStart] == 0x1f, input[inputStart + 1] == 0x8b,
+              let (used, made) = whole.gzipMember(UnsafeRawBufferPointer(rebasing: input[inputStart..<inputEnd]), into: wholeOutput)
+        else { return false }
+        guard UInt64(made) <= maxDecodedBytes - decodedBytes else {
+            throw .decompressionBomb(limit: maxDecodedBytes, compressedOffset: compressedOffset)
+        }
+        guard block.append(UnsafeRawBufferPointer(rebasing: wholeOutput[0..<made])) else { return false }
+        decodedBytes += UInt64(made)
+        produced += made
+        inputStart += used
+        compressedOffset += UInt64(used)
+        memberCount += 1
+        return true
     }
 
     /// Starts the next member, or returns nil at a clean end after at least one member.

@@ -187,7 +187,7 @@ import Testing
         #expect(throws: PayloadError.inputFailed("disk on fire")) {
             try PayloadReader(maxDecodedBytes: 1 << 20, source: { _ in throw Broken() })
         }
-        #expect(throws: PayloadError.inputFailed("the source reported 99999999 bytes for a 65536-byte buffer")) {
+        #expect(throws: PayloadError.inputFailed("the source reported 99999999 bytes for a 2162688-byte buffer")) {
             try PayloadReader(maxDecodedBytes: 1 << 20, source: { _ in 99_999_999 })
         }
     }

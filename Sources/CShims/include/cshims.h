@@ -10,3 +10,6 @@ int iap_rename_exchange(int olddirfd, const char *oldpath, int newdirfd, const c
 
 /// syncfs(2): flushes the whole file system that holds `fd`.
 int iap_syncfs(int fd);
+
+/// sync_file_range(2) with SYNC_FILE_RANGE_WRITE: start writing a file's dirty pages out, now.
+int iap_start_writeback(int fd);

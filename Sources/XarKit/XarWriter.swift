@@ -111,6 +111,29 @@ public final class XarWriter {
         try add(path: path, type: .file, mode: mode, mtime: mtime, linkTarget: nil, data: data)
     }
 
+    /// Adds a regular file whose whole content is in memory (a Bom, a PackageInfo): zlib data is made
+    /// in one libdeflate call, at the level matching the writer's zlib level.
+    public func addFile(path: String, mode: UInt32 = 0o644, mtime: String, encoding: XarWriterEncoding, bytes: [UInt8]) throws {
+        guard encoding == .zlib else {
+            return try addFile(path: path, mode: mode, mtime: mtime, encoding: encoding) { sink in
+                try bytes.withUnsafeBytes { try sink($0) }
+            }
+        }
+        try checkNew(path: path, mtime: mtime)
+        let compressor = BlockCompressor(level: min(12, options.compressionLevel + 1))
+        var stored = [UInt8](repeating: 0, count: compressor.zlibBound(bytes.count))
+        let count = bytes.withUnsafeBytes { input in stored.withUnsafeMutableBytes { compressor.zlib(input, into: $0) } }
+        guard count > 0 else { throw XarError(rule: nil, "libdeflate could not compress the entry", entry: path, advice: "report this") }
+        stored.removeLast(stored.count - count)
+        try xarIO("writing the heap") { try heap.write(stored) }
+        let style = options.checksum.rawValue
+        let data = XarData(offset: heapLength, length: UInt64(count), size: UInt64(bytes.count), encoding: .zlib,
+                           archivedChecksum: XarChecksum(style: style, digest: DigestHasher.digest(options.checksum, of: stored)),
+                           extractedChecksum: XarChecksum(style: style, digest: DigestHasher.digest(options.checksum, of: bytes)))
+        heapLength += UInt64(count)
+        try add(path: path, type: .file, mode: mode, mtime: mtime, linkTarget: nil, data: data)
+    }
+
     /// Adds a regular file with the bytes read from `source` (from its current position to its end).
     public func addFile(path: String, mode: UInt32 = 0o644, mtime: String, encoding: XarWriterEncoding,
                         contentsOf source: FileDescriptor) throws {

@@ -11,8 +11,20 @@ final class StagingWriter {
     private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 64)
     private(set) var bytesWritten: UInt64 = 0
     private(set) var entriesWritten = 0
+    /// Sync each file and folder itself (few entries), or the whole file system once at the end
+    /// (many: one syncfs beats tens of thousands of fsyncs). Either way everything is on disk
+    /// before the staging folder is renamed into place.
+    private let syncEach: Bool
+    private var written: [FileDescriptor] = []
+    private var created: [String] = []
 
-    init(root: DirectoryHandle) { self.root = root }
+    /// Entries above which one syncfs replaces per-file fsyncs.
+    static let perFileSyncLimit = 256  // files stay open until synced: well under the usual 1024-descriptor limit
+
+    init(root: DirectoryHandle, entryCount: Int) {
+        self.root = root
+        syncEach = entryCount <= Self.perFileSyncLimit
+    }
 
     deinit { buffer.deallocate() }
 
@@ -35,11 +47,13 @@ final class StagingWriter {
                     sinceWriteback += n
                     if sinceWriteback >= 8 << 20 {
                         file.startWriteback()
+            if syncEach { written.append(file) }
                         sinceWriteback = 0
                     }
                 }
             }
             file.startWriteback()
+            if syncEach { written.append(file) }
         case .symlink:
             links.append(entry)
         case .hardlink:
@@ -79,6 +93,16 @@ final class StagingWriter {
         }
     }
 
+    /// Flushes what was written to the disk: each file and folder (few entries), or the whole file
+    /// system the staging folder is on (many).
+    func sync() throws {
+        guard syncEach else { return try root.syncFileSystem() }
+        for file in written { try file.sync() }
+        written.removeAll()
+        for path in created.reversed() { try folder(path.split(separator: "/").map(String.init)).sync() }
+        try root.sync()
+    }
+
     /// The folder at `components` below the staging root, created (0755) with its parents if missing.
     private func folder(_ components: [String]) throws -> DirectoryHandle {
         if components.isEmpty { return root }
@@ -86,7 +110,10 @@ final class StagingWriter {
         if let open = folders[key] { return open }
         let parent = try folder(Array(components.dropLast()))
         let name = components[components.count - 1]
-        if parent.status(name) == nil { try parent.makeDirectory(name, mode: 0o755) }
+        if parent.status(name) == nil {
+            try parent.makeDirectory(name, mode: 0o755)
+            if syncEach { created.append(key) }
+        }
         let handle = try parent.openDirectory(name)
         if folders.count >= 256 { folders.removeAll(keepingCapacity: true) }  // bound open descriptors
         folders[key] = handle

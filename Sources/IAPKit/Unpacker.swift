@@ -68,7 +68,6 @@ public enum Unpacker {
             let staging = try product.folder.openDirectory(stagingName)
             written = try writeContent(outcome.entries, archive: archive, parts: parts, into: staging)
             guard chmod(staging.path, 0o755) == 0 else { throw SystemError("chmod", path: staging.path) }
-            try staging.syncFileSystem()
             if let existing = product.folder.status(version) {
                 guard existing.st_mode & S_IFMT == S_IFDIR else {
                     throw IAPKitError.refused("\(product.folder.child(version)) exists and is not a version folder; remove it")
@@ -118,7 +117,7 @@ public enum Unpacker {
     /// Writes every content entry of a validated package into `staging`, decoding the data again.
     private static func writeContent(_ entries: [ContentEntry], archive: XarArchive, parts: PackageParts,
                                      into staging: DirectoryHandle) throws -> (files: Int, bytes: UInt64) {
-        let writer = StagingWriter(root: staging)
+        let writer = StagingWriter(root: staging, entryCount: entries.count)
         switch parts.shape {
         case .tree:
             for (file, entry) in zip(archive.toc.files, entries) {
@@ -152,6 +151,7 @@ public enum Unpacker {
             }
         }
         try writer.finish(allEntries: entries)
+        try writer.sync()
         return (writer.entriesWritten, writer.bytesWritten)
     }
 }

@@ -3,6 +3,9 @@ import XarKit
 
 /// Writes a content folder as a bare tree: ContentInfo.plist and Contents/ as xar entries.
 enum TreeArchiveWriter {
+    /// Files up to this size are read whole and compressed in one call.
+    static let smallFileBytes: UInt64 = 1 << 20
+
     static func write(_ scan: ContentFolderScan, contentInfo: [UInt8], times: EntryTimes,
                       to xar: XarWriter, progress: Progress) throws {
         for source in scan.entries where !source.entry.components.isEmpty {
@@ -16,6 +19,13 @@ enum TreeArchiveWriter {
                 try xar.addSymlink(path: entry.path, target: entry.linkTarget ?? "", mode: 0o755, mtime: mtime)
             case .file where entry.path == "ContentInfo.plist":
                 try xar.addFile(path: entry.path, mode: perms, mtime: mtime, encoding: .zlib, bytes: contentInfo)
+            case .file where entry.size <= Self.smallFileBytes:
+                // Small files whole: one libdeflate call instead of a zlib stream each.
+                var bytes: [UInt8] = []
+                bytes.reserveCapacity(Int(entry.size))
+                try SourceFileReader.stream(source.sourcePath, expectedSize: entry.size) { bytes.append(contentsOf: $0) }
+                try xar.addFile(path: entry.path, mode: perms, mtime: mtime, encoding: .zlib, bytes: bytes)
+                progress.advance(entry.size)
             case .file:
                 try xar.addFile(path: entry.path, mode: perms, mtime: mtime, encoding: .zlib) { sink in
                     try SourceFileReader.stream(source.sourcePath, expectedSize: entry.size) { bytes in

@@ -6,8 +6,10 @@ import XarKit
 enum TreePackageChecker {
     static func check(_ archive: XarArchive) -> PackageContent {
         var content = PackageContent()
-        let pathByID = Dictionary(archive.toc.files.compactMap { file in file.id.map { ($0, file.path) } },
-                                  uniquingKeysWith: { first, _ in first })
+        // Ids matter only for hard links: index them only when there are some.
+        let hasHardLinks = archive.toc.files.contains { $0.hardLink != nil }
+        let pathByID = hasHardLinks ? Dictionary(archive.toc.files.compactMap { file in file.id.map { ($0, file.path) } },
+                                                 uniquingKeysWith: { first, _ in first }) : [:]
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 64)
         defer { buffer.deallocate() }
         let declaredTotal = archive.toc.files.reduce(UInt64(0)) { $0 &+ ($1.data?.size ?? 0) }

@@ -68,7 +68,13 @@ final class TOCHandler: XMLEventHandler {
     /// True once `<xar><toc>` has been seen.
     var sawTOC: Bool { tocCount > 0 }
 
-    init(limits: XarLimits) { self.limits = limits }
+    /// `declaredTOCBytes` sizes the file list up front (a `<file>` takes at least ~150 bytes of XML),
+    /// so it never doubles and copies itself: untouched reserved pages cost no memory.
+    init(limits: XarLimits, declaredTOCBytes: UInt64 = 0) {
+        self.limits = limits
+        let estimate = min(UInt64(limits.maxFiles), declaredTOCBytes / 150)
+        toc.files.reserveCapacity(Int(estimate))
+    }
 
     func startElement(_ name: String, attributes: [XMLAttribute], line: Int) throws(XMLError) {
         let node = try node(for: name, attributes: attributes, under: stack.last, line: line)

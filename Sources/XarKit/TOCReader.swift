@@ -18,7 +18,7 @@ enum TOCReader {
     static func read(_ descriptor: FileDescriptor, header: XarHeader, limits: XarLimits) throws(XarError) -> TOCReadResult {
         let start = UInt64(XarHeader.byteCount)
         let end = start + header.tocCompressedLength
-        let handler = TOCHandler(limits: limits)
+        let handler = TOCHandler(limits: limits, declaredTOCBytes: min(header.tocUncompressedLength, limits.maxTOCBytes))
         let xmlLimits = XMLLimits(maxBytes: Int(clamping: limits.maxTOCBytes), maxDepth: limits.maxDepth)
         let parser: StrictXMLParser
         do {

@@ -355,3 +355,22 @@ enum CodeSamples {
     static let mzText = Array("MZ is the name of our level pack; this is a readme, not a program.\n".utf8)
         + Array(String(repeating: "Plain text line.\n", count: 20).utf8)
 }
+
+extension ScratchFolder {
+    /// A tree package `name.pkg` whose Contents/ holds `contents` (and `root` beside it).
+    func hostileTree(_ name: String, _ contents: [XarNode], root: [XarNode] = [],
+                     plist: String = Fixtures.plist(product: "com.example.test", version: "1.0")) throws -> String {
+        let path = at(name + ".pkg")
+        try HostileTree.write(HostileTree.nodes(plist: plist, contents: contents) + root, to: path)
+        return path
+    }
+
+    /// A product package `name.pkg`: a valid plist and Contents/, then `items`, the Bom matching.
+    func hostileProduct(_ name: String, _ items: [CpioItem]) throws -> String {
+        let path = at(name + ".pkg")
+        var package = HostileProduct(files: [("readme.txt", Array("hello\n".utf8))])
+        package.items += items
+        try package.write(to: path)
+        return path
+    }
+}

@@ -6,18 +6,11 @@ import Testing
     let scratch = ScratchFolder()
 
     func tree(_ name: String, _ contents: [XarNode], plist: String? = nil) throws -> String {
-        let path = scratch.at(name + ".pkg")
-        try HostileTree.write(HostileTree.nodes(plist: plist ?? Fixtures.plist(product: "com.example.test", version: "1.0"),
-                                                contents: contents), to: path)
-        return path
+        try scratch.hostileTree(name, contents, plist: plist ?? Fixtures.plist(product: "com.example.test", version: "1.0"))
     }
 
     func product(_ name: String, _ items: [CpioItem]) throws -> String {
-        let path = scratch.at(name + ".pkg")
-        var package = HostileProduct(files: [("readme.txt", Array("hello\n".utf8))])
-        package.items += items
-        try package.write(to: path)
-        return path
+        try scratch.hostileProduct(name, items)
     }
 
     @Test func hostilePackagesLeaveNothingBehind() throws {

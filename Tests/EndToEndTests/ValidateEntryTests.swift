@@ -9,18 +9,12 @@ import Testing
 
     /// A tree package whose Contents/ holds `contents`.
     func tree(_ name: String, _ contents: [XarNode], root: [XarNode] = []) throws -> String {
-        let path = scratch.at(name + ".pkg")
-        try HostileTree.write(HostileTree.nodes(contents: contents) + root, to: path)
-        return path
+        try scratch.hostileTree(name, contents, root: root)
     }
 
     /// A product package: a valid plist and Contents/, then `items`, Bom matching.
     func product(_ name: String, _ items: [CpioItem]) throws -> String {
-        let path = scratch.at(name + ".pkg")
-        var package = HostileProduct(files: [("readme.txt", Array("hello\n".utf8))])
-        package.items += items
-        try package.write(to: path)
-        return path
+        try scratch.hostileProduct(name, items)
     }
 
     // MARK: - Names

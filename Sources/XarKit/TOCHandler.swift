@@ -68,6 +68,14 @@ final class TOCHandler: XMLEventHandler {
     /// True once `<xar><toc>` has been seen.
     var sawTOC: Bool { tocCount > 0 }
 
+    /// Hands the TOC over, leaving an empty one: the caller then edits it in place instead of
+    /// copying every file (copy-on-write would, while this handler still held it).
+    func takeTOC() -> XarTOC {
+        var taken = XarTOC(checksum: nil, checksumCount: 0, creationTime: nil, hasSignature: false, hasXSignature: false, files: [])
+        swap(&taken, &toc)
+        return taken
+    }
+
     /// `declaredTOCBytes` sizes the file list up front (a `<file>` takes at least ~150 bytes of XML),
     /// so it never doubles and copies itself: untouched reserved pages cost no memory.
     init(limits: XarLimits, declaredTOCBytes: UInt64 = 0) {

@@ -79,7 +79,7 @@ enum TOCReader {
                            advice: "this is not a xar table of contents; rebuild the archive")
         }
 
-        var toc = handler.toc
+        var toc = handler.takeTOC()
         resolvePaths(&toc.files)
         var findings = handler.findings.map { item -> Finding in
             var finding = item.finding

@@ -158,3 +158,4 @@ public final class XarArchive: @unchecked Sendable {
         return found
     }
 }
+

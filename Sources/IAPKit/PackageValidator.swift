@@ -26,27 +26,24 @@ public enum PackageValidator {
         var entries: [ContentEntry]
     }
 
-    static func validatePackage(_ path: String, size: UInt64, options: ValidationOptions) throws(IAPKitError) -> PackageOutcome {
+    /// Validates a package; with `keepArchive` (unpack) the opened archive is returned for writing,
+    /// otherwise its TOC model (tens of MB for 100,000 entries) is released before the rules run.
+    static func validatePackage(_ path: String, size: UInt64, options: ValidationOptions,
+                                keepArchive: Bool = false) throws(IAPKitError) -> PackageOutcome {
         var findings = sizeFindings(path, size: size, options: options)
-        let archive: XarArchive
+        // The archive lives only inside this call unless kept: its model is freed before the rules.
+        let checked: (parts: PackageParts, content: PackageContent, archive: XarArchive?)
         do {
-            archive = try XarArchive.open(path: path)
-        } catch {
+            checked = try checkContainer(path, keepArchive: keepArchive, findings: &findings)
+        } catch let error as XarError {
             guard let rule = error.rule else { throw .system(SystemError("read", path: path, code: EIO)) }
             findings.append(.error(rule, error.entry, offset: error.offset, "\(error.message); \(error.advice)"))
             return PackageOutcome(report: ValidationReport(path: path, shape: nil, info: nil, findings: findings, strict: options.strict),
                                   info: nil, parts: nil, archive: nil, entries: [])
+        } catch {
+            throw .failed("\(error)")
         }
-        findings += archive.findings
-        let (parts, shapeFindings) = PackageParts.detect(archive.toc)
-        findings += shapeFindings
-        let content: PackageContent = switch parts.shape {
-        case .product: ProductPackageChecker.check(archive, parts: parts)
-        case .tree: TreePackageChecker.check(archive)
-        }
-        // One finding per broken range: the open already said where the data lies outside the file.
-        let outside = Set(archive.findings.filter { $0.rule == "xar-data-range" }.compactMap(\.entry))
-        findings += content.findings.filter { !($0.rule == "xar-data-range" && $0.entry.map(outside.contains) == true) }
+        let (parts, content, kept) = checked
         var info: ContentInfo?
         if let plist = content.contentInfo {
             let (read, plistFindings) = ContentInfo.read(plist)
@@ -67,7 +64,24 @@ public enum PackageValidator {
         }
         let report = ValidationReport(path: path, shape: parts.shape == .product ? .product : .tree, info: info,
                                       findings: findings, strict: options.strict)
-        return PackageOutcome(report: report, info: info, parts: parts, archive: archive, entries: content.entries)
+        return PackageOutcome(report: report, info: info, parts: parts, archive: kept, entries: content.entries)
+    }
+
+    /// Opens the container, finds its shape and checks its content (decoding every file).
+    private static func checkContainer(_ path: String, keepArchive: Bool,
+                                       findings: inout [Finding]) throws -> (PackageParts, PackageContent, XarArchive?) {
+        let archive = try XarArchive.open(path: path)
+        findings += archive.findings
+        let (parts, shapeFindings) = PackageParts.detect(archive.toc)
+        findings += shapeFindings
+        let content: PackageContent = switch parts.shape {
+        case .product: ProductPackageChecker.check(archive, parts: parts)
+        case .tree: TreePackageChecker.check(archive)
+        }
+        // One finding per broken range: the open already said where the data lies outside the file.
+        let outside = Set(archive.findings.filter { $0.rule == "xar-data-range" }.compactMap(\.entry))
+        findings += content.findings.filter { !($0.rule == "xar-data-range" && $0.entry.map(outside.contains) == true) }
+        return (parts, content, keepArchive ? archive : nil)
     }
 
     static func validateFolder(_ path: String, options: ValidationOptions) throws(IAPKitError) -> ValidationReport {

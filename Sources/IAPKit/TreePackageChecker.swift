@@ -6,6 +6,7 @@ import XarKit
 enum TreePackageChecker {
     static func check(_ archive: XarArchive) -> PackageContent {
         var content = PackageContent()
+        content.entries.reserveCapacity(archive.toc.files.count)
         // Ids matter only for hard links: index them only when there are some.
         let hasHardLinks = archive.toc.files.contains { $0.hardLink != nil }
         let pathByID = hasHardLinks ? Dictionary(archive.toc.files.compactMap { file in file.id.map { ($0, file.path) } },

@@ -68,6 +68,16 @@ final class TOCHandler: XMLEventHandler {
     /// True once `<xar><toc>` has been seen.
     var sawTOC: Bool { tocCount > 0 }
 
+    /// Repeated values (owners, time stamps) share one string: 100,000 files rarely have more than a
+    /// few distinct ones. At most 4,096 are remembered.
+    private var internTable: [String: String] = [:]
+
+    private func interned(_ text: String) -> String {
+        if let known = internTable[text] { return known }
+        if internTable.count < 4096 { internTable[text] = text }
+        return text
+    }
+
     /// Hands the TOC over, leaving an empty one: the caller then edits it in place instead of
     /// copying every file (copy-on-write would, while this handler still held it).
     func takeTOC() -> XarTOC {
@@ -300,9 +310,9 @@ final class TOCHandler: XMLEventHandler {
             }
         case .uid: toc.files[index].uid = number("<uid>", index)
         case .gid: toc.files[index].gid = number("<gid>", index)
-        case .user: toc.files[index].user = text
-        case .group: toc.files[index].group = text
-        case .mtime: toc.files[index].mtime = text
+        case .user: toc.files[index].user = interned(text)
+        case .group: toc.files[index].group = interned(text)
+        case .mtime: toc.files[index].mtime = interned(text)
         case .link: toc.files[index].linkTarget = text
         default: break
         }

@@ -52,7 +52,7 @@ let package = Package(
         .testTarget(name: "BomKitTests", dependencies: ["BomKit"]),
         .testTarget(name: "PayloadKitTests", dependencies: ["PayloadKit", "IAPCore"]),
         .testTarget(name: "IAPKitTests", dependencies: ["IAPKit", "XarKit", "BomKit", "PayloadKit", "XMLKit", "IAPCore"]),
-        .testTarget(name: "IAPKitCLITests", dependencies: ["IAPKitCLI", "IAPKit"]),
+        .testTarget(name: "IAPKitCLITests", dependencies: ["IAPKitCLI", "IAPKit", "IAPCore"]),
         .testTarget(name: "EndToEndTests", dependencies: ["IAPKit", "XarKit", "BomKit", "IAPCore"]),
     ]
 )

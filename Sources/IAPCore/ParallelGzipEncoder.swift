@@ -50,7 +50,7 @@ public final class ParallelGzipEncoder: @unchecked Sendable {
         compressors = CompressorPool(level: level)
         running = DispatchSemaphore(value: 0)
         for _ in 0..<max(1, workers) { running.signal() }
-        bound = compressors.withCompressor { $0.gzipBound(blockSize) }
+        bound = compressors.with { $0.gzipBound(blockSize) }
         current = Job(blockSize: blockSize, bound: bound)
     }
 
@@ -87,14 +87,8 @@ public final class ParallelGzipEncoder: @unchecked Sendable {
         DispatchQueue.global(qos: .userInitiated).async {
             defer { running.signal() }
             let input = UnsafeRawBufferPointer(rebasing: job.input[0..<job.count])
-            job.outputCount = compressors.withCompressor { compressor in
-                compressors.withProbe { probe in
-                    if BlockCompressor.looksIncompressible(input, probe: probe) {
-                        return compressors.stored.gzip(input, into: job.output)
-                    }
-                    return compressor.gzip(input, into: job.output)
-                }
-            }
+            let stored = compressors.with(level: 1) { BlockCompressor.looksIncompressible(input, probe: $0) }
+            job.outputCount = compressors.with(level: stored ? 0 : nil) { $0.gzip(input, into: job.output) }
             job.done.signal()
         }
         current = spare.popLast() ?? Job(blockSize: blockSize, bound: bound)
@@ -112,52 +106,26 @@ public final class ParallelGzipEncoder: @unchecked Sendable {
     }
 }
 
-/// libdeflate compressors shared by the worker threads, each used by one thread at a time.
+/// libdeflate compressors shared by the worker threads, each used by one thread at a time,
+/// kept per level: the encoder's level, 1 for the incompressibility probe, 0 to store.
 final class CompressorPool: @unchecked Sendable {
-    private let level: Int32
-    private var free: [BlockCompressor] = []
-    private var freeProbes: [BlockCompressor] = []
+    let level: Int32
+    private var free: [Int32: [BlockCompressor]] = [:]
     private let lock = DispatchSemaphore(value: 1)
-    /// Level 0 (stored) is stateless in use: guarded all the same.
-    let stored = BlockCompressorGuarded(level: 0)
 
     init(level: Int32) { self.level = level }
 
-    func withCompressor<T>(_ body: (BlockCompressor) -> T) -> T {
+    /// Runs `body` with a compressor at `level` (the encoder's own by default).
+    func with<T>(level: Int32? = nil, _ body: (BlockCompressor) -> T) -> T {
+        let wanted = level ?? self.level
         lock.wait()
-        let compressor = free.popLast() ?? BlockCompressor(level: level)
+        let compressor = free[wanted]?.popLast() ?? BlockCompressor(level: wanted)
         lock.signal()
         defer {
             lock.wait()
-            free.append(compressor)
+            free[wanted, default: []].append(compressor)
             lock.signal()
         }
         return body(compressor)
-    }
-
-    func withProbe<T>(_ body: (BlockCompressor) -> T) -> T {
-        lock.wait()
-        let probe = freeProbes.popLast() ?? BlockCompressor(level: 1)
-        lock.signal()
-        defer {
-            lock.wait()
-            freeProbes.append(probe)
-            lock.signal()
-        }
-        return body(probe)
-    }
-}
-
-/// A level-0 compressor behind a lock, for storing incompressible blocks.
-final class BlockCompressorGuarded: @unchecked Sendable {
-    private let compressor: BlockCompressor
-    private let lock = DispatchSemaphore(value: 1)
-
-    init(level: Int32) { compressor = BlockCompressor(level: level) }
-
-    func gzip(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) -> Int {
-        lock.wait()
-        defer { lock.signal() }
-        return compressor.gzip(input, into: output)
     }
 }

@@ -210,14 +210,15 @@ public enum ContentRules {
                 case .loop:
                     findings.append(.error("link-loop", entry.rawPath, offset: entry.offset,
                         "the symlink to '\(target)' never resolves (a loop of links); break the loop"))
-                case .inside(let resolved), .dangling(let resolved):
-                    if resolved.first != "Contents" {
-                        findings.append(.error("link-escape", entry.rawPath, offset: entry.offset,
-                            "the symlink to '\(target)' resolves to '\(resolved.joined(separator: "/"))', outside Contents/; links must stay inside Contents/"))
-                    } else if case .dangling = resolver.resolve(linkAt: entry.components) {
-                        findings.append(.warning("link-dangling", entry.rawPath, offset: entry.offset,
-                            "the symlink to '\(target)' points at nothing in the package"))
-                    }
+                case .inside(let resolved) where resolved.first != "Contents",
+                     .dangling(let resolved) where resolved.first != "Contents":
+                    findings.append(.error("link-escape", entry.rawPath, offset: entry.offset,
+                        "the symlink to '\(target)' resolves to '\(resolved.joined(separator: "/"))', outside Contents/; links must stay inside Contents/"))
+                case .dangling:
+                    findings.append(.warning("link-dangling", entry.rawPath, offset: entry.offset,
+                        "the symlink to '\(target)' points at nothing in the package"))
+                case .inside:
+                    break
                 }
             case .hardlink:
                 let raw = entry.hardlinkTarget ?? ""

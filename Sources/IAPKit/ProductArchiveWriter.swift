@@ -9,7 +9,7 @@ enum ProductArchiveWriter {
     /// Room kept at the head of the file for the xar header and the (padded) TOC.
     static let reservedHeadBytes = 4096
 
-    /// Adds every entry of the product shape to `xar`. Returns the content bytes read.
+    /// Adds every entry of the product shape to `xar`, streaming each file once.
     static func write(_ scan: ContentFolderScan, contentInfo: [UInt8], times: EntryTimes, level: Int32,
                       to xar: XarWriter, progress: Progress) throws {
         let name = scan.name
@@ -95,33 +95,5 @@ enum ProductArchiveWriter {
             default: return entry.path == "ContentInfo.plist" ? contentInfoSize : entry.size
             }
         }
-    }
-}
-
-/// The time stamps a build writes: one epoch for everything, or each file's own.
-struct EntryTimes {
-    /// The archive's creation time (and the product archive's own entries).
-    let archive: Int64
-    /// Set for reproducible builds.
-    let epoch: Int64?
-
-    /// The time to record for a source entry.
-    func entry(_ source: SourceEntry) -> Int64 { epoch ?? source.modificationTime }
-}
-
-/// Counts content bytes written and reports them.
-final class Progress: @unchecked Sendable {
-    let total: UInt64
-    private(set) var done: UInt64 = 0
-    private let report: (@Sendable (UInt64, UInt64) -> Void)?
-
-    init(total: UInt64, report: (@Sendable (UInt64, UInt64) -> Void)?) {
-        self.total = total
-        self.report = report
-    }
-
-    func advance(_ bytes: UInt64) {
-        done += bytes
-        report?(done, total)
     }
 }

@@ -99,10 +99,10 @@ public enum Unpacker {
         }
         var removed: [String] = []
         if let keep = options.keep {
-            let now = product.current()
+            let now = product.current()  // read after activating: never removed
             var versions = try product.versions()
             while versions.count > max(keep, 0) {
-                guard let oldest = versions.first(where: { $0.text != now?.text && $0.text != product.folder.readSymlink(VersionStore.currentName) }) else { break }
+                guard let oldest = versions.first(where: { $0.text != now?.text }) else { break }
                 try product.remove(oldest.text)
                 removed.append(oldest.text)
                 versions.removeAll { $0.text == oldest.text }

@@ -130,8 +130,9 @@ public final class XarDataStream {
                         return 0
                     }
                     try refill()
+                    continue  // stored data goes out by the path above, compressed data below
                 }
-                try decodeStep()
+                if let inflater { try decodeStep(inflater) }
             }
         } catch {
             failure = error
@@ -187,12 +188,7 @@ public final class XarDataStream {
         pending.append(contentsOf: bytes)
     }
 
-    private func decodeStep() throws(XarError) {
-        guard let inflater else {
-            try accept(UnsafeRawBufferPointer(rebasing: storedBuffer[storedPosition..<storedCount]))
-            storedPosition = storedCount
-            return
-        }
+    private func decodeStep(_ inflater: Inflater) throws(XarError) {
         let junkOffset = start + storedByteCount - UInt64(storedCount - storedPosition)
         if inflater.finished {
             throw fail("xar-data-decode", "the compressed stream ends before the stored length of \(length) bytes; the rest is junk",

@@ -1,0 +1,42 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+@testable import IAPCore
+
+@Suite struct ReadAheadReaderTests {
+    func file(_ bytes: [UInt8]) throws -> FileDescriptor {
+        let path = "/tmp/readahead-\(UInt64.random(in: 0...UInt64.max))"
+        let out = try FileDescriptor.createExclusive(path)
+        try out.write(bytes)
+        defer { unlink(path) }
+        return try FileDescriptor.openForReading(path)
+    }
+
+    @Test func deliversTheRangeInOrderAndDigestsIt() throws {
+        let bytes = (0..<3_000_000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 9) }
+        let hasher = DigestHasher(.sha1)
+        let reader = try ReadAheadReader(file: try file(bytes), start: 1000, length: 2_500_000, chunkSize: 65_536, depth: 3, hasher: hasher)
+        var got: [UInt8] = []
+        while let chunk = try reader.next() { got.append(contentsOf: chunk) }
+        #expect(got == Array(bytes[1000..<2_501_000]))
+        #expect(hasher.finish() == DigestHasher.digest(.sha1, of: got))
+    }
+
+    @Test func endsEarlyWhenTheFileIsShort() throws {
+        let reader = try ReadAheadReader(file: try file([UInt8](repeating: 1, count: 100_000)), start: 0, length: 500_000,
+                                     chunkSize: 65_536, depth: 2, hasher: nil)
+        var total = 0
+        while let chunk = try reader.next() { total += chunk.count }
+        #expect(total == 100_000)
+        #expect(reader.bytesDelivered == 100_000)
+    }
+
+    @Test func canBeAbandonedHalfWay() throws {
+        for _ in 0..<20 {
+            let reader = try ReadAheadReader(file: try file([UInt8](repeating: 2, count: 1_000_000)), start: 0, length: 1_000_000,
+                                         chunkSize: 4096, depth: 2, hasher: DigestHasher(.sha1))
+            _ = try reader.next()
+        }
+    }
+}

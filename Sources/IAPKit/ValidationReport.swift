@@ -10,9 +10,13 @@ public struct ValidationOptions: Sendable {
     public var newerThan: ContentVersion?
     /// Largest package accepted (default 2 GiB, Apple's cap).
     public var maxSize: UInt64
+    /// Largest unpacked total accepted (default 2 GiB: a device must store it).
+    public var maxUnpackedSize: UInt64
 
     public init(strict: Bool = false, productIdentifier: String? = nil, newerThan: ContentVersion? = nil,
-                maxSize: UInt64 = PackageBuilder.maxPackageBytes) {
+                maxSize: UInt64 = PackageBuilder.maxPackageBytes,
+                maxUnpackedSize: UInt64 = ContentRules.defaultMaxUnpackedBytes) {
+        self.maxUnpackedSize = maxUnpackedSize
         self.strict = strict
         self.productIdentifier = productIdentifier
         self.newerThan = newerThan

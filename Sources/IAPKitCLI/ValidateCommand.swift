@@ -50,6 +50,9 @@ struct ValidateCommand: ParsableCommand {
     @Option(help: "Largest package accepted, in bytes (Apple's cap is 2 GiB).")
     var maxSize: UInt64 = PackageBuilder.maxPackageBytes
 
+    @Option(help: "Largest unpacked total accepted, in bytes (default 2 GiB: a device must store it). A server that accepts more raises it.")
+    var maxUnpackedSize: UInt64 = ContentRules.defaultMaxUnpackedBytes
+
     func validate() throws {
         if let productId, let problem = ProductIdentifier.problem(with: productId) {
             throw ValidationError("--product-id '\(productId)' is not a valid product identifier: \(problem)")
@@ -68,7 +71,8 @@ struct ValidateCommand: ParsableCommand {
 
     private func execute() throws {
         let console = Console.current
-        var options = ValidationOptions(strict: strict, productIdentifier: productId, maxSize: maxSize)
+        var options = ValidationOptions(strict: strict, productIdentifier: productId, maxSize: maxSize,
+                                        maxUnpackedSize: maxUnpackedSize)
         if let newerThan { options.newerThan = try Self.resolveVersion(newerThan) }
         var reports: [ValidationReport] = []
         var unreadable: [(path: String, message: String)] = []

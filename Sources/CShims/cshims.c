@@ -24,3 +24,13 @@ int iap_syncfs(int fd) {
 int iap_start_writeback(int fd) {
     return sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WRITE);
 }
+
+int iap_open_unnamed(const char *dir, unsigned int mode) {
+    return open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, (mode_t)mode);
+}
+
+int iap_link_unnamed(int fd, const char *path) {
+    char proc[64];
+    snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
+    return linkat(AT_FDCWD, proc, AT_FDCWD, path, AT_SYMLINK_FOLLOW);
+}

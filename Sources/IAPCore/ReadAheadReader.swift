@@ -13,7 +13,10 @@ public final class ReadAheadReader: @unchecked Sendable {
         let chunkSize: Int
         let hasher: DigestHasher?
         let buffers: [UnsafeMutableRawBufferPointer]
-        var counts: [Int]
+        /// Bytes read into each slot. Raw memory, one word per slot: the producer writes a slot before
+        /// `filled.signal()` and the consumer reads it after `filled.wait()`, so the semaphores order
+        /// every access (a Swift array would not: its uniqueness check reads the shared buffer).
+        let counts: UnsafeMutablePointer<Int>
         // Semaphores start at 0 and are signalled up: libdispatch refuses to free one below its start.
         let filled = DispatchSemaphore(value: 0)
         let free = DispatchSemaphore(value: 0)
@@ -28,11 +31,15 @@ public final class ReadAheadReader: @unchecked Sendable {
             self.chunkSize = chunkSize
             self.hasher = hasher
             buffers = (0..<slots).map { _ in .allocate(byteCount: chunkSize, alignment: 64) }
-            counts = [Int](repeating: 0, count: slots)
+            counts = .allocate(capacity: slots)
+            counts.initialize(repeating: 0, count: slots)
             for _ in 0..<slots { free.signal() }
         }
 
-        deinit { for buffer in buffers { buffer.deallocate() } }
+        deinit {
+            for buffer in buffers { buffer.deallocate() }
+            counts.deallocate()
+        }
 
         /// The thread's loop: fill free slots in order until the range is read, the file ends or the reader goes.
         func produce() {

@@ -13,3 +13,9 @@ int iap_syncfs(int fd);
 
 /// sync_file_range(2) with SYNC_FILE_RANGE_WRITE: start writing a file's dirty pages out, now.
 int iap_start_writeback(int fd);
+
+/// open(2) with O_TMPFILE: an unnamed file in `dir` that vanishes with its descriptor unless linked.
+int iap_open_unnamed(const char *dir, unsigned int mode);
+
+/// linkat(2) through /proc/self/fd: gives the unnamed file `fd` the name `path` (which must not exist).
+int iap_link_unnamed(int fd, const char *path);

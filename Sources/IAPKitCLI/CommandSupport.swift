@@ -23,8 +23,8 @@ func perform(_ body: () throws -> Void) throws {
 /// One finding as a line of text: `<path>: error[<rule>] <entry> (stored as <stored>) (byte N): <message>`,
 /// with control and bidirectional characters escaped so a hostile name cannot forge or hide a line.
 enum FindingText {
-    static func line(_ finding: Finding, path: String, console: Console) -> String {
-        let severity = finding.severity == .error ? console.styled("error", "31") : console.styled("warning", "33")
+    static func line(_ finding: Finding, path: String, console: Console, on stream: Console.Stream = .err) -> String {
+        let severity = finding.severity == .error ? console.styled("error", "31", on: stream) : console.styled("warning", "33", on: stream)
         return "\(EntryNameRules.printable(path)): \(severity)" + body(finding)
     }
 

@@ -8,14 +8,17 @@ public struct Console: Sendable {
     public var writeErr: @Sendable (String) -> Void
     /// Standard error is a terminal (progress bars only then).
     public var errIsTerminal: Bool
+    /// Standard output is a terminal (colour in reports only then).
+    public var outIsTerminal: Bool
     /// The process environment.
     public var environment: [String: String]
 
     public init(writeOut: @escaping @Sendable (String) -> Void, writeErr: @escaping @Sendable (String) -> Void,
-                errIsTerminal: Bool, environment: [String: String]) {
+                errIsTerminal: Bool, outIsTerminal: Bool = false, environment: [String: String]) {
         self.writeOut = writeOut
         self.writeErr = writeErr
         self.errIsTerminal = errIsTerminal
+        self.outIsTerminal = outIsTerminal
         self.environment = environment
     }
 
@@ -24,21 +27,30 @@ public struct Console: Sendable {
         writeOut: { text in FileHandle.standardOutput.write(Data(text.utf8)) },
         writeErr: { text in FileHandle.standardError.write(Data(text.utf8)) },
         errIsTerminal: isatty(2) == 1,
+        outIsTerminal: isatty(1) == 1,
         environment: ProcessInfo.processInfo.environment)
 
     /// The console commands write to; tests bind their own.
     @TaskLocal public static var current = Console.standard
 
-    /// Colour only on a terminal, and never when NO_COLOR is set.
-    public var useColor: Bool { errIsTerminal && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb" }
+    /// One of the two output streams.
+    public enum Stream: Sendable { case out, err }
+
+    /// Colour on standard error: only on a terminal, and never when NO_COLOR is set.
+    public var useColor: Bool { useColor(on: .err) }
+
+    /// Colour on `stream`: only when that stream is a terminal, and never with NO_COLOR or TERM=dumb.
+    public func useColor(on stream: Stream) -> Bool {
+        (stream == .out ? outIsTerminal : errIsTerminal) && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
+    }
 
     /// Prints a line to stdout.
     public func out(_ line: String) { writeOut(line + "\n") }
     /// Prints a line to stderr.
     public func err(_ line: String) { writeErr(line + "\n") }
 
-    /// `text` in the ANSI colour `code` when colour is on.
-    public func styled(_ text: String, _ code: String) -> String {
-        useColor ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+    /// `text` in the ANSI colour `code` when colour is on for the stream it will be written to.
+    public func styled(_ text: String, _ code: String, on stream: Stream = .err) -> String {
+        useColor(on: stream) ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
     }
 }

@@ -141,9 +141,9 @@ struct ValidationOutput {
 
     func writeText(to console: Console) {
         for report in reports {
-            for finding in report.findings { console.out(FindingText.line(finding, path: report.path, console: console)) }
+            for finding in report.findings { console.out(FindingText.line(finding, path: report.path, console: console, on: .out)) }
             let what = [report.shape?.rawValue, report.productIdentifier, report.contentVersion].compactMap { $0 }.joined(separator: " ")
-            let verdict = report.valid ? console.styled("valid", "32") : console.styled("invalid", "1;31")
+            let verdict = report.valid ? console.styled("valid", "32", on: .out) : console.styled("invalid", "1;31", on: .out)
             console.out("\(report.path): \(verdict) (\(what.isEmpty ? "unreadable content" : what); \(report.errors) error\(report.errors == 1 ? "" : "s"), \(report.warnings) warning\(report.warnings == 1 ? "" : "s"))")
         }
         for item in unreadable { console.err("iapkg: error: \(item.message)") }

@@ -15,10 +15,10 @@ import Testing
         var out: String { lock.withLock { outText } }
         var err: String { lock.withLock { errText } }
 
-        func console(terminal: Bool, environment: [String: String] = [:]) -> Console {
+        func console(terminal: Bool, outTerminal: Bool? = nil, environment: [String: String] = [:]) -> Console {
             Console(writeOut: { text in self.lock.withLock { self.outText += text } },
                     writeErr: { text in self.lock.withLock { self.errText += text } },
-                    errIsTerminal: terminal, environment: environment)
+                    errIsTerminal: terminal, outIsTerminal: outTerminal ?? terminal, environment: environment)
         }
     }
 
@@ -58,6 +58,12 @@ import Testing
         #expect(run(["validate", broken], plain.console(terminal: true, environment: ["NO_COLOR": "1"])) == 1)
         #expect(!plain.out.contains("\u{1B}["))
         #expect(plain.out.contains("error[exec-elf]"))
+        // Colour is decided per stream: a report redirected to a file gets none, even when stderr
+        // is still a terminal.
+        let redirected = Capture()
+        #expect(run(["validate", broken], redirected.console(terminal: true, outTerminal: false)) == 1)
+        #expect(!redirected.out.contains("\u{1B}["), "\(redirected.out)")
+        #expect(redirected.out.contains("error[exec-elf]"))
     }
 
     @Test func progressBarOnlyOnATerminal() throws {

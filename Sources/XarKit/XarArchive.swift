@@ -16,10 +16,12 @@ public final class XarArchive: @unchecked Sendable {
     public let findings: [Finding]
     /// The limits the archive was opened with.
     public let limits: XarLimits
+    /// What checking each TOC signature found, in TOC order (empty when unsigned).
+    public let signatureChecks: [XarSignatureCheck]
     let descriptor: FileDescriptor
 
     private init(path: String, fileSize: UInt64, header: XarHeader, toc: XarTOC, findings: [Finding],
-                 limits: XarLimits, descriptor: FileDescriptor) {
+                 limits: XarLimits, descriptor: FileDescriptor, signatureChecks: [XarSignatureCheck]) {
         self.path = path
         self.fileSize = fileSize
         self.header = header
@@ -28,6 +30,7 @@ public final class XarArchive: @unchecked Sendable {
         self.findings = findings
         self.limits = limits
         self.descriptor = descriptor
+        self.signatureChecks = signatureChecks
     }
 
     /// Opens and checks the archive at `path`; throws when it is not a readable xar at all.
@@ -44,13 +47,17 @@ public final class XarArchive: @unchecked Sendable {
         checker.checkFiles()
         checker.checkRanges(extra: result.extraRanges, descriptor: descriptor)
         findings += checker.findings
+        let signing = XarSignatureVerifier.verify(result.toc.signatures, digest: result.compressedDigest,
+                                                  algorithm: header.checksumAlgorithm,
+                                                  heap: .init(descriptor: descriptor, heapOffset: checker.heapOffset, fileSize: fileSize))
+        findings += signing.findings
         if findings.count > limits.maxFindings {
             let dropped = findings.count - limits.maxFindings
             findings.removeLast(dropped)
             findings.append(.xarError("xar-toc-xml", "\(dropped) more findings were not listed"))
         }
         return XarArchive(path: path, fileSize: fileSize, header: header, toc: result.toc, findings: findings,
-                          limits: limits, descriptor: descriptor)
+                          limits: limits, descriptor: descriptor, signatureChecks: signing.checks)
     }
 
     private static func checkHeader(_ bytes: [UInt8], fileSize: UInt64, limits: XarLimits,

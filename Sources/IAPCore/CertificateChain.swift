@@ -4,7 +4,8 @@ internal import COpenSSL
 public enum CertificateChain {
     /// Builds a chain from `leaf` through `intermediates` to one of `anchors`, the only trusted
     /// certificates (an anchor need not be self-signed: pinning an intermediate works). Validity
-    /// periods are not judged here (`checkTime` false): an expired chain is reported apart.
+    /// periods are not judged here (`checkTime` false): an expired chain is reported apart. Unknown
+    /// critical extensions are ignored: Apple's Developer ID certificates carry private critical ones.
     /// Returns nil when the chain leads to an anchor, else why not.
     public static func problem(leaf: X509Certificate, intermediates: [X509Certificate], anchors: [X509Certificate],
                                checkTime: Bool = false) throws(CryptoError) -> String? {
@@ -19,7 +20,7 @@ public enum CertificateChain {
             guard X509_STORE_CTX_init(context.handle, store.handle, leaf.handle, untrusted.handle) == 1 else {
                 throw .drain("OpenSSL could not start a chain verification")
             }
-            var flags = UInt(X509_V_FLAG_PARTIAL_CHAIN)
+            var flags = UInt(X509_V_FLAG_PARTIAL_CHAIN) | UInt(X509_V_FLAG_IGNORE_CRITICAL)
             if !checkTime { flags |= UInt(X509_V_FLAG_NO_CHECK_TIME) }
             X509_STORE_CTX_set_flags(context.handle, flags)
             let verified = X509_verify_cert(context.handle) == 1

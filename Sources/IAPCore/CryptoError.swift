@@ -15,9 +15,7 @@ public struct CryptoError: Error, Equatable, Sendable, CustomStringConvertible {
         while true {
             let code = ERR_get_error()
             if code == 0 { break }
-            var buffer = [CChar](repeating: 0, count: 256)
-            ERR_error_string_n(code, &buffer, buffer.count)
-            if reasons.count < 4 { reasons.append(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)) }
+            if reasons.count < 3, let reason = ERR_reason_error_string(code) { reasons.append(String(cString: reason)) }
         }
         return CryptoError(reasons.isEmpty ? what : what + " (" + reasons.joined(separator: "; ") + ")")
     }

@@ -58,6 +58,7 @@ enum InspectText {
         row("package", "\(report.packageSize) bytes")
         row("stored", "\(report.storedSize) bytes")
         row("unpacked", "\(report.unpackedSize) bytes")
+        lines += SignatureText.chain(report.signatures ?? [])
         lines.append("")
         let sizeWidth = max(4, report.files.map { String($0.size).utf8.count }.max() ?? 0)
         lines.append("  TYPE  MODE  " + "SIZE".leftPadded(sizeWidth) + "  PATH")

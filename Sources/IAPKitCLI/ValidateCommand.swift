@@ -50,6 +50,10 @@ struct ValidateCommand: ParsableCommand {
     @Option(help: "Largest package accepted, in bytes (Apple's cap is 2 GiB).")
     var maxSize: UInt64 = PackageBuilder.maxPackageBytes
 
+    @Option(help: ArgumentHelp("A PEM certificate every package's signature chain must lead to; unsigned packages then fail.",
+                               valueName: "pem-file"))
+    var trustAnchor: String?
+
     func validate() throws {
         if let productId, let problem = ProductIdentifier.problem(with: productId) {
             throw ValidationError("--product-id '\(productId)' is not a valid product identifier: \(problem)")
@@ -70,6 +74,7 @@ struct ValidateCommand: ParsableCommand {
         let console = Console.current
         var options = ValidationOptions(strict: strict, productIdentifier: productId, maxSize: maxSize)
         if let newerThan { options.newerThan = try Self.resolveVersion(newerThan) }
+        if let trustAnchor { options.trustAnchors = try Self.loadTrustAnchors(trustAnchor) }
         var reports: [ValidationReport] = []
         var unreadable: [(path: String, message: String)] = []
         for path in paths {
@@ -96,6 +101,18 @@ struct ValidateCommand: ParsableCommand {
     /// Text that names a file rather than a mistyped version.
     static func looksLikePath(_ text: String) -> Bool {
         text.contains("/") || text.lowercased().hasSuffix(".pkg") || FileManager.default.fileExists(atPath: text)
+    }
+
+    /// The certificates of a PEM file: unreadable is exit 2, not a PEM certificate a usage error.
+    static func loadTrustAnchors(_ path: String) throws -> [X509Certificate] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw IAPKitError.system(SystemError("read --trust-anchor", path: path))
+        }
+        do {
+            return try X509Certificate.certificates(pem: [UInt8](data))
+        } catch {
+            throw ValidationError("--trust-anchor \(path): \(error.message); give a PEM certificate (-----BEGIN CERTIFICATE-----)")
+        }
     }
 
     /// A version given as text, or read from a package or content folder.
@@ -138,6 +155,7 @@ struct ValidationOutput {
     func writeText(to console: Console) {
         for report in reports {
             for finding in report.findings { console.out(FindingText.line(finding, path: report.path, console: console)) }
+            for line in SignatureText.summary(report.signatures ?? [], path: report.path) { console.out(line) }
             let what = [report.shape?.rawValue, report.productIdentifier, report.contentVersion].compactMap { $0 }.joined(separator: " ")
             let verdict = report.valid ? console.styled("valid", "32") : console.styled("invalid", "1;31")
             console.out("\(report.path): \(verdict) (\(what.isEmpty ? "unreadable content" : what); \(report.errors) error\(report.errors == 1 ? "" : "s"), \(report.warnings) warning\(report.warnings == 1 ? "" : "s"))")
@@ -161,7 +179,7 @@ struct ValidationOutput {
             let lines = report.findings.map { finding in
                 "\(finding.severity.rawValue)[\(finding.rule)]" + (finding.entry.map { " \($0)" } ?? "")
                     + (finding.offset.map { " (byte \($0))" } ?? "") + ": " + finding.message
-            }
+            } + SignatureText.summary(report.signatures ?? [], path: report.path)
             if !report.valid {
                 xml += "      <failure type=\"invalid\" message=\"\(report.errors) error\(report.errors == 1 ? "" : "s")\">\(escape(lines.joined(separator: "\n")))</failure>\n"
             } else if !lines.isEmpty {

@@ -1,4 +1,5 @@
 import Foundation
+import IAPCore
 import Testing
 
 /// Signed packages: productsign's layout made by `TestSigner` with keys from the openssl command line.
@@ -127,6 +128,17 @@ struct SignatureTests {
         #expect(notPEM.status == 64, "\(notPEM.stderr)")
         let missing = try Harness.run(["iapkg", "validate", unsigned, "--trust-anchor", scratch.at("none.pem")])
         #expect(missing.status == 2, "\(missing.stderr)")
+    }
+
+    @Test("a SHA-256 TOC is signed with a SHA-256 DigestInfo (as xar --sign writes it), and verifies")
+    func sha256TOC() throws {
+        let unsigned = scratch.at("sha256-unsigned.pkg")
+        try HostileTree.write(HostileTree.nodes(), to: unsigned) { $0.tocDigest = .sha256; $0.checksumCode = 3 }
+        let signed = scratch.at("sha256.pkg")
+        try TestSigner(key: pki.at("leaf.key"), certificates: [pki.at("leaf.pem")], cms: true).sign(unsigned, to: signed, work: ScratchFolder())
+        let run = try Validate.run(signed)
+        #expect(try signatures(run).map(\.status) == ["verified", "verified"], "\(run.dump)")
+        #expect(!run.rules.contains { $0.hasPrefix("xar-signature") }, "\(run.dump)")
     }
 
     @Test("a package built by iapkg build (product layout) verifies once signed")

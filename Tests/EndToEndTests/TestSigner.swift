@@ -51,10 +51,12 @@ struct TestSigner {
     /// Changes the bytes the CMS signature is made over (normally the TOC digest).
     var editCMSContent: ([UInt8]) -> [UInt8] = { $0 }
 
-    /// Reads the unsigned SHA-1 xar at `input` and writes it signed to `output`; `work` holds temporary files.
+    /// Reads the unsigned SHA-1 or SHA-256 xar at `input` and writes it signed to `output`; `work` holds temporary files.
     func sign(_ input: String, to output: String, work: ScratchFolder) throws {
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: input)))
-        guard bytes.count > 28, bytes.uint32BE(at: 24) == 1 else { throw SignerError("\(input) is not a SHA-1 xar") }
+        guard bytes.count > 28, let algorithm = [1: DigestAlgorithm.sha1, 3: .sha256][bytes.uint32BE(at: 24)] else {
+            throw SignerError("\(input) is not a SHA-1 or SHA-256 xar")
+        }
         let compressedLength = Int(bytes.uint64BE(at: 8))
         let heapStart = 28 + compressedLength
         var text: [UInt8] = []
@@ -65,18 +67,19 @@ struct TestSigner {
 
         let rsaSize = 256
         let shift = rsaSize + (cms ? cmsReserve : 0)
-        var element = try signatureElement("signature", "RSA", offset: 20, size: rsaSize, work: work)
-        if cms { element += try signatureElement("x-signature", "CMS", offset: 20 + rsaSize, size: cmsReserve, work: work) }
+        let digestSize = algorithm.byteCount
+        var element = try signatureElement("signature", "RSA", offset: digestSize, size: rsaSize, work: work)
+        if cms { element += try signatureElement("x-signature", "CMS", offset: digestSize + rsaSize, size: cmsReserve, work: work) }
         let rest = String(toc[checksumEnd.upperBound...]).replacing(/<offset>(\d+)<\/offset>/) { match in
             "<offset>\((Int(match.output.1) ?? 0) + shift)</offset>"
         }
         let signedTOC = Array((String(toc[..<checksumEnd.upperBound]) + element + rest).utf8)
         let compressed = try Deflater.compress(signedTOC, format: .zlib)
-        let digest = DigestHasher.digest(.sha1, of: compressed)
+        let digest = DigestHasher.digest(algorithm, of: compressed)
 
         try Data(digest).write(to: URL(fileURLWithPath: work.at("digest.bin")))
         try Data(editCMSContent(digest)).write(to: URL(fileURLWithPath: work.at("cms-content.bin")))
-        try run("openssl pkeyutl -sign -inkey '\(key)' -pkeyopt digest:sha1 -in digest.bin -out rsa.sig", work)
+        try run("openssl pkeyutl -sign -inkey '\(key)' -pkeyopt digest:\(algorithm.rawValue) -in digest.bin -out rsa.sig", work)
         var signature = editSignature([UInt8](try Data(contentsOf: URL(fileURLWithPath: work.at("rsa.sig")))))
         guard signature.count == rsaSize else { throw SignerError("the RSA signature is \(signature.count) bytes, not \(rsaSize)") }
         if cms {
@@ -90,8 +93,8 @@ struct TestSigner {
         var header: [UInt8] = Array(bytes[0..<8])
         header.appendBE(UInt64(compressed.count))
         header.appendBE(UInt64(signedTOC.count))
-        header.appendBE(UInt32(1))
-        let heap = Array(bytes[(heapStart + 20)...])
+        header.appendBE(algorithm.xarHeaderCode)
+        let heap = Array(bytes[(heapStart + digestSize)...])
         try Data(header + compressed + digest + signature + heap).write(to: URL(fileURLWithPath: output))
     }
 

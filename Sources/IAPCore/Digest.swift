@@ -2,44 +2,31 @@ internal import COpenSSL
 
 /// A digest algorithm, as xar names it in a `style` attribute.
 public enum DigestAlgorithm: String, Sendable, Codable, CaseIterable {
-    case sha1, sha256, sha512, md5
+    case sha1, sha224, sha256, sha384, sha512, md5
 
     /// The digest's length in bytes.
     public var byteCount: Int {
         switch self {
         case .sha1: 20
+        case .sha224: 28
         case .sha256: 32
+        case .sha384: 48
         case .sha512: 64
         case .md5: 16
         }
     }
 
-    /// The value in the xar header's checksum-algorithm field.
-    public var xarHeaderCode: UInt32 {
-        switch self {
-        case .sha1: 1
-        case .md5: 2
-        case .sha256: 3
-        case .sha512: 4
-        }
-    }
+    /// True for algorithms too weak to verify anything (MD5): accepted, with a warning.
+    public var isBroken: Bool { self == .md5 }
 
-    /// The algorithm for a xar header's checksum-algorithm field (0 means none).
-    public init?(xarHeaderCode: UInt32) {
-        switch xarHeaderCode {
-        case 1: self = .sha1
-        case 2: self = .md5
-        case 3: self = .sha256
-        case 4: self = .sha512
-        default: return nil
-        }
-    }
-
-    /// The algorithm for a xar `style` attribute (case-insensitive, "sha-1" spellings accepted).
+    /// The algorithm for a xar `style` attribute or a header's algorithm name (any case;
+    /// "sha-1" spellings accepted, as old Apple tools wrote `SHA1`).
     public init?(xarStyle: String) {
         switch String(xarStyle.lowercased().filter { $0 != "-" }) {
         case "sha1": self = .sha1
+        case "sha224": self = .sha224
         case "sha256": self = .sha256
+        case "sha384": self = .sha384
         case "sha512": self = .sha512
         case "md5": self = .md5
         default: return nil
@@ -58,7 +45,9 @@ public final class DigestHasher: @unchecked Sendable {
         self.context = context
         let md: OpaquePointer? = switch algorithm {
         case .sha1: EVP_sha1()
+        case .sha224: EVP_sha224()
         case .sha256: EVP_sha256()
+        case .sha384: EVP_sha384()
         case .sha512: EVP_sha512()
         case .md5: EVP_md5()
         }

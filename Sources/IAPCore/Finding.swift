@@ -11,8 +11,11 @@ public struct Finding: Codable, Equatable, Sendable {
     /// Stable kebab-case rule id, e.g. `xar-toc-checksum-mismatch`.
     public var rule: String
     public var severity: Severity
-    /// The entry (path inside the package or folder) it concerns, if any.
+    /// The entry it concerns, if any: content entries relative to the content root (`Contents/a.png`)
+    /// with names decoded, container entries (`Distribution`, `NAME.pkg/Bom`) as the package names them.
     public var entry: String?
+    /// The entry as the package stores it, only where that differs from ``entry`` (an encoded name).
+    public var storedEntry: String?
     /// Byte offset in the package file where it matters, if any.
     public var offset: UInt64?
     /// What is wrong and what to do about it.

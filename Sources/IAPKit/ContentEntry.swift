@@ -101,6 +101,23 @@ public struct ContentEntry: Sendable, Equatable {
     /// The path below the content root, components joined with "/".
     public var path: String { components.joined(separator: "/") }
 
+    /// The path as findings name it: below the content root (`.` for the root itself).
+    public var reportedPath: String { components.isEmpty ? "." : path }
+
+    /// How findings name an entry stored as `rawPath` (a Payload's `./Contents/x` is `Contents/x`).
+    public static func reportedPath(ofStored rawPath: String) -> String {
+        let parts = components(of: rawPath)
+        return parts.isEmpty ? "." : parts.joined(separator: "/")
+    }
+
+    /// The stored spelling when it differs from ``reportedPath`` by more than a leading `./`
+    /// (an encoded name), else nil.
+    public var storedPathIfDifferent: String? {
+        guard let stored = storedRawPath else { return nil }
+        let reported = reportedPath
+        return stored == reported || stored == "./" + reported || (stored == "." && reported == ".") ? nil : stored
+    }
+
     /// Splits a stored path into components, dropping one leading "./" (or a lone ".").
     /// Empty, "." and ".." components are kept so the rules can refuse them.
     public static func components(of rawPath: String) -> [String] {

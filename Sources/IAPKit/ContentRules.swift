@@ -23,30 +23,30 @@ public enum ContentRules {
     private static func checkNames(_ entries: EntryList, _ findings: inout [Finding]) {
         for entry in entries {
             if entry.rawPath.hasPrefix("/") {
-                findings.append(.error("entry-absolute-path", entry.rawPath, offset: entry.offset,
+                findings.append(.error("entry-absolute-path", entry,
                     "the path is absolute; every path must be relative to the content root (ContentInfo.plist, Contents/…)"))
                 continue
             }
             if let problem = entry.components.lazy.compactMap(EntryNameRules.problem(with:)).first {
                 let rule = problem.contains("bytes; at most") ? "entry-component-length" : "entry-name-invalid"
-                findings.append(.error(rule, entry.rawPath, offset: entry.offset,
+                findings.append(.error(rule, entry,
                     "the path \(problem); rename it (traversal and odd names are refused so nothing lands outside the content folder)"))
                 continue
             }
             if entry.path.utf8.count > EntryNameRules.maxPathBytes {
-                findings.append(.error("entry-path-length", entry.rawPath, offset: entry.offset,
+                findings.append(.error("entry-path-length", entry,
                     "the path is \(entry.path.utf8.count) bytes; at most \(EntryNameRules.maxPathBytes) are allowed — shorten it"))
             }
             if entry.components.contains(where: EntryNameRules.hasBidiControl) {
-                findings.append(.warning("entry-bidi", entry.rawPath, offset: entry.offset,
+                findings.append(.warning("entry-bidi", entry,
                     "the name holds a bidirectional control character that can make it display as something else; rename it"))
             }
             if entry.hasExtendedAttributes {
-                findings.append(.warning("entry-xattr", entry.rawPath, offset: entry.offset,
+                findings.append(.warning("entry-xattr", entry,
                     "the entry carries extended attributes; they are never restored on unpack"))
             }
             if entry.hasFlags {
-                findings.append(.warning("entry-flags", entry.rawPath, offset: entry.offset,
+                findings.append(.warning("entry-flags", entry,
                     "the entry carries file flags; they are never restored on unpack"))
             }
         }
@@ -61,21 +61,21 @@ public enum ContentRules {
         for (index, entry) in entries.enumerated() where !entry.components.isEmpty {
             let path = entries.paths[index]
             if let first = exact[ExactPath(path)] {
-                findings.append(.error("entry-duplicate", entry.rawPath, offset: entry.offset,
+                findings.append(.error("entry-duplicate", entry,
                     "the path appears more than once (first as \(entries[first].kind.name)); keep one"))
                 continue
             }
             exact[ExactPath(path)] = index
             if let other = canonical[path] {
-                findings.append(.error("entry-unicode-collision", entry.rawPath, offset: entry.offset,
-                    "the name equals '\(entries[other].rawPath)' after Unicode normalisation; on Apple file systems they are the same file — rename one"))
+                findings.append(.error("entry-unicode-collision", entry,
+                    "the name equals '\(entries[other].reportedPath)' after Unicode normalisation; on Apple file systems they are the same file — rename one"))
                 continue
             }
             canonical[path] = index
             let lower = path.lowercased()
             if let other = folded[lower] {
-                findings.append(.warning("entry-case-collision", entry.rawPath, offset: entry.offset,
-                    "the name differs from '\(entries[other].rawPath)' only in case; on a case-insensitive volume one hides the other"))
+                findings.append(.warning("entry-case-collision", entry,
+                    "the name differs from '\(entries[other].reportedPath)' only in case; on a case-insensitive volume one hides the other"))
             } else {
                 folded[lower] = index
             }
@@ -119,7 +119,7 @@ public enum ContentRules {
             let advice = name.lowercased().hasSuffix(".pkg")
                 ? "'\(name)' looks like a built package: remove it, and write packages outside the content folder"
                 : "move '\(name)' into Contents/ or remove it"
-            findings.append(.error("shape-extra-root-entry", entry?.rawPath ?? name, offset: entry?.offset,
+            findings.append(.error("shape-extra-root-entry", entry?.reportedPath ?? name, offset: entry?.offset,
                 "only ContentInfo.plist and Contents/ may sit at the content root; \(advice)"))
         }
     }
@@ -129,14 +129,14 @@ public enum ContentRules {
         for entry in entries {
             switch entry.kind {
             case .fifo, .characterDevice, .blockDevice, .socket, .unknown:
-                findings.append(.error("entry-special-file", entry.rawPath, offset: entry.offset,
+                findings.append(.error("entry-special-file", entry,
                     "the entry is a \(entry.kind.name); content may hold only files, folders and links — remove it"))
             default: break
             }
             if entry.permissions & 0o7000 != 0, entry.kind != .symlink {
                 let bits = [(0o4000, "setuid"), (0o2000, "setgid"), (0o1000, "sticky")]
                     .filter { entry.permissions & UInt32($0.0) != 0 }.map(\.1).joined(separator: ", ")
-                findings.append(.error("entry-setid", entry.rawPath, offset: entry.offset,
+                findings.append(.error("entry-setid", entry,
                     "the entry has the \(bits) bit set (mode \(String(entry.permissions, radix: 8))); clear it (chmod -s / chmod -t)"))
             }
             guard entry.components.count > 1 else { continue }
@@ -144,10 +144,10 @@ public enum ContentRules {
                 let parent = entry.components[0..<depth].joined(separator: "/")
                 guard let kind = kindByPath[parent], kind != .directory else { continue }
                 if kind == .symlink {
-                    findings.append(.error("link-write-through", entry.rawPath, offset: entry.offset,
+                    findings.append(.error("link-write-through", entry,
                         "the entry lies below '\(parent)', which is a symlink: unpacking would write through the link; store the real folder instead"))
                 } else {
-                    findings.append(.error("entry-file-dir-conflict", entry.rawPath, offset: entry.offset,
+                    findings.append(.error("entry-file-dir-conflict", entry,
                         "the entry lies below '\(parent)', which is a \(kind.name), not a folder; one path cannot be both"))
                 }
                 break
@@ -167,24 +167,24 @@ public enum ContentRules {
                 }
             }
             if entry.kind == .hardlink, let kind = entry.sniff?.executable {
-                findings.append(.error(kind.rule, entry.rawPath, offset: entry.offset,
+                findings.append(.error(kind.rule, entry,
                     "the hard link carries \(kind.rawValue) executable bytes of its own (judged by its bytes, not its name); hosted content may not contain executable code — remove it"))
                 continue
             }
             guard entry.kind == .file else { continue }
             if let kind = entry.sniff?.executable {
-                findings.append(.error(kind.rule, entry.rawPath, offset: entry.offset,
+                findings.append(.error(kind.rule, entry,
                     "the file is \(kind.article) \(kind.rawValue) executable (judged by its bytes, not its name); hosted content may not contain executable code — remove it"))
                 continue
             }
             if entry.sniff?.isScript == true {
-                findings.append(.warning("exec-script", entry.rawPath, offset: entry.offset,
+                findings.append(.warning("exec-script", entry,
                     "the file starts with '#!', a script; apps cannot run it, but reviewers may ask why it is there"))
             } else if let name = entry.components.last, EntryNameRules.isNativeLibraryName(name) {
-                findings.append(.warning("exec-shared-library", entry.rawPath, offset: entry.offset,
+                findings.append(.warning("exec-shared-library", entry,
                     "the name looks like a native library (.so / .a); hosted content may not contain executable code"))
             } else if entry.permissions & 0o111 != 0 {
-                findings.append(.warning("exec-mode-bits", entry.rawPath, offset: entry.offset,
+                findings.append(.warning("exec-mode-bits", entry,
                     "a data file has execute permission (mode \(String(entry.permissions, radix: 8))); clear it with chmod -x"))
             }
         }
@@ -199,23 +199,23 @@ public enum ContentRules {
                 let target = entry.linkTarget ?? ""
                 switch resolver.resolve(linkAt: entry.components) {
                 case .empty:
-                    findings.append(.error("link-empty", entry.rawPath, offset: entry.offset,
+                    findings.append(.error("link-empty", entry,
                         "the symlink has an empty target; remove it or point it at a file inside Contents/"))
                 case .absolute:
-                    findings.append(.error("link-absolute", entry.rawPath, offset: entry.offset,
+                    findings.append(.error("link-absolute", entry,
                         "the symlink points to the absolute path '\(target)'; links must be relative and stay inside Contents/"))
                 case .escapes:
-                    findings.append(.error("link-escape", entry.rawPath, offset: entry.offset,
+                    findings.append(.error("link-escape", entry,
                         "the symlink to '\(target)' leads above the content root; links must stay inside Contents/"))
                 case .loop:
-                    findings.append(.error("link-loop", entry.rawPath, offset: entry.offset,
+                    findings.append(.error("link-loop", entry,
                         "the symlink to '\(target)' never resolves (a loop of links); break the loop"))
                 case .inside(let resolved) where resolved.first != "Contents",
                      .dangling(let resolved) where resolved.first != "Contents":
-                    findings.append(.error("link-escape", entry.rawPath, offset: entry.offset,
+                    findings.append(.error("link-escape", entry,
                         "the symlink to '\(target)' resolves to '\(resolved.joined(separator: "/"))', outside Contents/; links must stay inside Contents/"))
                 case .dangling:
-                    findings.append(.warning("link-dangling", entry.rawPath, offset: entry.offset,
+                    findings.append(.warning("link-dangling", entry,
                         "the symlink to '\(target)' points at nothing in the package"))
                 case .inside:
                     break
@@ -226,10 +226,10 @@ public enum ContentRules {
                 let relative = !raw.hasPrefix("/") && !parts.isEmpty && parts.allSatisfy { EntryNameRules.problem(with: $0) == nil }
                 let target = parts.joined(separator: "/")
                 if relative, let kind = paths[target], kind == .file, target != entry.path {
-                    findings.append(.warning("link-hard", entry.rawPath, offset: entry.offset,
+                    findings.append(.warning("link-hard", entry,
                         "a hard link to '\(target)'; it is unpacked as a copy"))
                 } else {
-                    findings.append(.error("link-hard-external", entry.rawPath, offset: entry.offset,
+                    findings.append(.error("link-hard-external", entry,
                         "the hard link points to '\(entry.hardlinkTarget ?? "")', which is not a file of this package; replace it with a real file"))
                 }
             default:

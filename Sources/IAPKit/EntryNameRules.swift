@@ -53,6 +53,23 @@ public enum EntryNameRules {
         return lower.hasSuffix(".so") || lower.contains(".so.") || (lower.hasSuffix(".a") && lower.count > 2)
     }
 
+    /// `text` safe to print on one line: control characters (C0, DEL, C1) and bidirectional
+    /// controls shown as `\u{…}` escapes, so a hostile name can neither break a report's lines nor
+    /// reorder what a terminal shows.
+    public static func printable(_ text: String) -> String {
+        let needsEscape: (Unicode.Scalar) -> Bool = { scalar in
+            let value = scalar.value
+            return value < 0x20 || (0x7F...0x9F).contains(value) || (0x202A...0x202E).contains(value)
+                || (0x2066...0x2069).contains(value) || value == 0x200E || value == 0x200F || value == 0x061C
+        }
+        guard text.unicodeScalars.contains(where: needsEscape) else { return text }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if needsEscape(scalar) { out += "\\u{\(hex4(scalar.value))}" } else { out.unicodeScalars.append(scalar) }
+        }
+        return out
+    }
+
     private static func hex4(_ value: UInt32) -> String {
         let digits = String(value, radix: 16, uppercase: true)
         return String(repeating: "0", count: max(0, 4 - digits.count)) + digits

@@ -62,7 +62,7 @@ enum ProductPackageChecker {
             let reader = try PayloadReader(maxDecodedBytes: cap) { target in try stream.read(into: target) }
             while let item = try reader.nextEntry() {
                 if item.path != "." && !item.path.hasPrefix("./") {
-                    content.findings.append(.error("shape-payload-prefix", item.path,
+                    content.findings.append(.error("shape-payload-prefix", ContentEntry.reportedPath(ofStored: item.path),
                         "a Payload path must start with './' (found '\(item.path)'); the package was not made by pkgbuild or iapkg"))
                 }
                 var entry = ContentEntry(rawPath: item.path, kind: ContentEntry.Kind(item.kind), permissions: item.mode & 0o7777,
@@ -113,14 +113,14 @@ enum ProductPackageChecker {
         guard let bom, bom.hasUnseen, let bomFile,
               let entries = try? BomReader.read(try archive.readAll(bomFile, maxBytes: 256 << 20)) else { return }
         for path in bom.unseenPaths(in: entries).sorted() {
-            content.findings.append(.error("shape-bom-mismatch", path, "the Bom lists '\(path)', which the Payload does not hold"))
+            content.findings.append(.error("shape-bom-mismatch", ContentEntry.reportedPath(ofStored: path), "the Bom lists '\(path)', which the Payload does not hold"))
         }
     }
 
     private static func compare(_ item: PayloadEntry, entry: ContentEntry, checksum: UInt32?, with record: BomIndex.Record?,
                                 into content: inout PackageContent) {
         guard let record else {
-            content.findings.append(.error("shape-bom-mismatch", item.path, "the Payload holds '\(item.path)', which the Bom does not list"))
+            content.findings.append(.error("shape-bom-mismatch", entry, "the Payload holds '\(item.path)', which the Bom does not list"))
             return
         }
         var differences: [String] = []
@@ -141,7 +141,7 @@ enum ProductPackageChecker {
             differences.append("mode (Bom: \(String(record.mode & 0o7777, radix: 8)), Payload: \(String(item.mode & 0o7777, radix: 8)))")
         }
         if !differences.isEmpty {
-            content.findings.append(.error("shape-bom-mismatch", item.path,
+            content.findings.append(.error("shape-bom-mismatch", entry,
                 "the Bom and the Payload disagree on " + differences.joined(separator: ", ") + "; rebuild the package"))
         }
     }

@@ -9,14 +9,22 @@ enum TreePackageChecker {
         content.entries.reserveCapacity(archive.toc.files.count)
         // Ids matter only for hard links: index them only when there are some.
         let hasHardLinks = archive.toc.files.contains { $0.hardLink != nil }
+        let hasEncodedNames = archive.toc.files.contains { $0.storedName != nil }
         let pathByID = hasHardLinks ? Dictionary(archive.toc.files.compactMap { file in file.id.map { ($0, file.path) } },
                                                  uniquingKeysWith: { first, _ in first }) : [:]
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 64)
         defer { buffer.deallocate() }
         let declaredTotal = archive.toc.files.reduce(UInt64(0)) { $0 &+ ($1.data?.size ?? 0) }
         let tooBig = DecompressionBombCheck.totalFinding(declared: declaredTotal, entry: nil)
-        for file in archive.toc.files {
-            var entry = ContentEntry(rawPath: file.path, kind: ContentEntry.Kind(file.type),
+        for (index, file) in archive.toc.files.enumerated() {
+            // Components come from the TOC's nesting and the decoded names, never from splitting a
+            // path: a name is one component whatever it holds (a '/' in one is refused below).
+            var components = [file.name]
+            if let parent = file.parentIndex, parent < index, parent < content.entries.count {
+                components = content.entries[parent].components + components
+            }
+            let stored = hasEncodedNames ? archive.toc.storedPath(ofFileAt: index) : nil
+            var entry = ContentEntry(rawPath: stored ?? file.path, components: components, kind: ContentEntry.Kind(file.type),
                                      permissions: (file.mode ?? 0o644) & 0o7777, size: file.data?.size ?? 0,
                                      linkTarget: file.linkTarget, hasExtendedAttributes: file.hasExtendedAttributes,
                                      hasFlags: file.hasFlags, offset: file.data.map { archive.heapOffset &+ $0.offset })
@@ -34,8 +42,8 @@ enum TreePackageChecker {
                     "the entry is typed '\(file.type.xarName)' but carries a <link> target; some readers (libarchive) extract it as a symlink — rebuild the package"))
             }
             if let problem = EntryNameRules.problem(with: file.name) {
-                content.findings.append(.error("entry-name-invalid", file.path, offset: entry.offset,
-                    "the xar name '\(file.name)' \(problem); one <name> is one path component — rename it"))
+                content.findings.append(.error("entry-name-invalid", entry,
+                    "the xar name '\(EntryNameRules.printable(file.name))' \(problem); one <name> is one path component — rename it"))
             }
             if entry.kind == .file, file.data == nil, entry.components == ["ContentInfo.plist"] {
                 // xar writers store an empty file without <data>; it is still the plist to judge.
@@ -43,7 +51,10 @@ enum TreePackageChecker {
             }
             // Every entry's data is decoded and checked, not only regular files': a hard link or a
             // folder may carry bytes too, and some extractor may write them.
-            if let data = file.data {
+            if let owner = archive.sharedData[index], owner < content.entries.count {
+                // The same heap bytes as an earlier file (xar --coalesce-heap): decoded once, judged as those.
+                entry.sniff = content.entries[owner].sniff
+            } else if let data = file.data {
                 if let bomb = DecompressionBombCheck.finding(entry: file.path, declared: data.size, stored: data.length, offset: entry.offset) {
                     content.findings.append(bomb)
                 } else if tooBig == nil {

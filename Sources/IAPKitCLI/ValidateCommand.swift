@@ -177,8 +177,7 @@ struct ValidationOutput {
         for report in reports {
             xml += "    <testcase classname=\"iapkg.validate\" name=\"\(escape(report.path))\">\n"
             let lines = report.findings.map { finding in
-                "\(finding.severity.rawValue)[\(finding.rule)]" + (finding.entry.map { " \($0)" } ?? "")
-                    + (finding.offset.map { " (byte \($0))" } ?? "") + ": " + finding.message
+                finding.severity.rawValue + FindingText.body(finding)
             } + SignatureText.summary(report.signatures ?? [], path: report.path)
             if !report.valid {
                 xml += "      <failure type=\"invalid\" message=\"\(report.errors) error\(report.errors == 1 ? "" : "s")\">\(escape(lines.joined(separator: "\n")))</failure>\n"
@@ -204,7 +203,7 @@ struct ValidationOutput {
         for report in reports {
             for finding in report.findings {
                 let level = finding.severity == .error ? "error" : "warning"
-                let message = (finding.entry.map { "\($0): " } ?? "") + finding.message
+                let message = FindingText.entryAndMessage(finding)
                 // In a folder, point at the offending file itself.
                 let file = report.shape == .folder ? finding.entry.map { report.path + "/" + $0 } ?? report.path : report.path
                 console.err("::\(level) file=\(property(file)),title=\(property("iapkg " + finding.rule))::\(data(message))")

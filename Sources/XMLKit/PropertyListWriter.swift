@@ -50,7 +50,7 @@ public enum PropertyListWriter {
             while start < bytes.count {
                 let end = min(bytes.count, start + lineBytes)
                 out.append(contentsOf: indent)
-                out.append(contentsOf: PropertyListBase64.encode(bytes[start..<end]))
+                out.append(contentsOf: Base64.encode(bytes[start..<end]))
                 out.append(0x0A)
                 start = end
             }

@@ -177,7 +177,7 @@ final class PropertyListXMLBuilder: XMLEventHandler {
             }
             return .date(text)
         case .data:
-            guard let bytes = PropertyListBase64.decode(text) else {
+            guard let bytes = Base64.decode(text) else {
                 throw refuse(.invalidValue, "<data> does not hold valid base64")
             }
             return .data(bytes)

@@ -8,13 +8,16 @@ struct HeapChecker {
     let toc: XarTOC
     let limits: XarLimits
     private(set) var findings: [Finding] = []
+    /// Files whose data range coincides exactly with an earlier file's and agrees with it
+    /// (`xar --coalesce-heap`): file index → the index of the first file with that range.
+    private(set) var sharedData: [Int: Int] = [:]
     /// The TOC digest's heap range, once known to be inside the file.
     private var digestRange: Range<UInt64>?
 
     init(header: XarHeader, fileSize: UInt64, toc: XarTOC, limits: XarLimits) {
         self.header = header
         self.fileSize = fileSize
-        self.heapOffset = UInt64(XarHeader.byteCount) + header.tocCompressedLength
+        self.heapOffset = UInt64(header.headerSize) + header.tocCompressedLength
         self.toc = toc
         self.limits = limits
     }
@@ -35,8 +38,11 @@ struct HeapChecker {
         }
         guard let checksum = toc.checksum, let algorithm else { return }
         guard checksum.algorithm == algorithm else {
-            findings.append(.xarError("xar-toc-checksum-size",
-                                   "the TOC <checksum> style \"\(checksum.style)\" differs from the header's algorithm \(algorithm.rawValue)"))
+            let how = header.headerSize == UInt16(XarHeader.byteCount)
+                ? "code \(header.checksumAlgorithmCode) in a 28-byte header"
+                : "named in the \(header.headerSize)-byte header"
+            findings.append(.xarError("xar-toc-checksum-size", offset: 24,
+                                   "the TOC <checksum> style \"\(checksum.style)\" differs from the header's algorithm \(algorithm.rawValue) (\(how)); the two must name the same digest"))
             return
         }
         guard let offset = checksum.offset, let size = checksum.size else {
@@ -65,6 +71,8 @@ struct HeapChecker {
     mutating func checkFiles() {
         var ids = Set<UInt64>()
         ids.reserveCapacity(toc.files.count)
+        var md5Files = 0
+        var firstMD5File: String?
         for file in toc.files {
             if let id = file.id, !ids.insert(id).inserted {
                 findings.append(.xarError("xar-file-id", entry: file.path, "file id \(id) is used more than once"))
@@ -77,26 +85,38 @@ struct HeapChecker {
                 let missing = data.archivedChecksum == nil ? "archived-checksum" : "extracted-checksum"
                 findings.append(.xarError("xar-checksum-missing", entry: file.path, "the data has no \(missing): its bytes cannot be verified"))
             }
+            var sawMD5 = false
             for (checksum, rule) in [(data.archivedChecksum, "xar-archived-checksum"), (data.extractedChecksum, "xar-extracted-checksum")] {
                 guard let checksum else { continue }
                 if let algorithm = checksum.algorithm {
                     if checksum.digest.count != algorithm.byteCount {
                         findings.append(.error(rule, file.path, "a \(algorithm.rawValue) checksum must be \(algorithm.byteCount) bytes, this one has \(checksum.digest.count)"))
                     }
+                    sawMD5 = sawMD5 || algorithm.isBroken
                 } else {
                     findings.append(.error(rule, file.path, "unsupported checksum style \"\(checksum.style)\""))
                 }
             }
+            if sawMD5 {
+                md5Files += 1
+                if firstMD5File == nil { firstMD5File = file.path }
+            }
+        }
+        if let firstMD5File {
+            let others = md5Files > 1 ? " and \(md5Files - 1) more" : ""
+            findings.append(.xarWarning("xar-checksum-md5", entry: firstMD5File,
+                "this file\(others) is checked with MD5, which is broken: the bytes could be altered unseen; rebuild with SHA-1 or better"))
         }
     }
 
-    /// Checks that every heap range lies inside the file, that none overlap, and which heap bytes none covers.
+    /// Checks that every heap range lies inside the file, that none overlap (except identical files
+    /// sharing one range), and which heap bytes none covers.
     mutating func checkRanges(extra: [ExtraHeapRange], descriptor: FileDescriptor) {
-        struct Span { var range: Range<UInt64>; var entry: String? }
+        struct Span { var range: Range<UInt64>; var entry: String?; var fileIndex: Int? }
         var spans: [Span] = []
         spans.reserveCapacity(toc.files.count + extra.count + 1)
-        if let digestRange { spans.append(Span(range: digestRange, entry: nil)) }
-        for file in toc.files {
+        if let digestRange { spans.append(Span(range: digestRange, entry: nil, fileIndex: nil)) }
+        for (index, file) in toc.files.enumerated() {
             guard let data = file.data else { continue }
             guard let range = absoluteRange(offset: data.offset, count: data.length) else {
                 let start = heapOffset.addingReportingOverflow(data.offset)
@@ -104,7 +124,7 @@ struct HeapChecker {
                                        "the data (heap offset \(data.offset), \(data.length) bytes) lies outside the \(fileSize)-byte file"))
                 continue
             }
-            if !range.isEmpty { spans.append(Span(range: range, entry: file.path)) }
+            if !range.isEmpty { spans.append(Span(range: range, entry: file.path, fileIndex: index)) }
         }
         for item in extra {
             let entry = item.fileIndex.flatMap { $0 < toc.files.count ? toc.files[$0].path : nil }
@@ -112,15 +132,24 @@ struct HeapChecker {
                 findings.append(.xarError("xar-data-range", entry: entry, "the \(item.what) (heap offset \(item.offset), \(item.length) bytes) lies outside the file"))
                 continue
             }
-            if !range.isEmpty { spans.append(Span(range: range, entry: entry)) }
+            if !range.isEmpty { spans.append(Span(range: range, entry: entry, fileIndex: nil)) }
         }
         spans.sort { ($0.range.lowerBound, $0.range.upperBound) < ($1.range.lowerBound, $1.range.upperBound) }
         var coveredEnd = heapOffset
-        var owner: String?
+        var owner: Span?
         var gaps = 0
         for span in spans {
             if span.range.lowerBound < coveredEnd {
-                let other = owner.map { "the data of \($0)" } ?? "the TOC digest"
+                if let owner, owner.range == span.range, let first = owner.fileIndex, let second = span.fileIndex {
+                    if let problem = disagreement(first, second) {
+                        findings.append(.xarError("xar-data-overlap", entry: span.entry, offset: span.range.lowerBound,
+                                               "the data shares its heap range with \(owner.entry ?? "another file") but \(problem); shared data must be identical"))
+                    } else {
+                        sharedData[second] = sharedData[first] ?? first
+                    }
+                    continue
+                }
+                let other = owner?.entry.map { "the data of \($0)" } ?? "the TOC digest"
                 findings.append(.xarError("xar-data-overlap", entry: span.entry, offset: span.range.lowerBound,
                                        "the data overlaps \(other)"))
             } else if span.range.lowerBound > coveredEnd {
@@ -129,7 +158,7 @@ struct HeapChecker {
             }
             if span.range.upperBound > coveredEnd {
                 coveredEnd = span.range.upperBound
-                owner = span.entry
+                owner = span
             }
         }
         if coveredEnd < fileSize && !isLibarchiveTrailer(coveredEnd..<fileSize, descriptor: descriptor) {
@@ -141,13 +170,24 @@ struct HeapChecker {
         }
     }
 
+    /// Why two files naming the same heap range cannot share it, or nil when they describe the same
+    /// bytes the same way (encoding, sizes, both checksums).
+    private func disagreement(_ first: Int, _ second: Int) -> String? {
+        guard let a = toc.files[first].data, let b = toc.files[second].data else { return "one has no data" }
+        if a.encoding != b.encoding { return "its encoding differs (\(b.encoding.style), not \(a.encoding.style))" }
+        if a.size != b.size { return "its declared size differs (\(b.size), not \(a.size))" }
+        if a.archivedChecksum != b.archivedChecksum || a.archivedChecksum == nil { return "its archived checksum differs" }
+        if a.extractedChecksum != b.extractedChecksum { return "its extracted checksum differs" }
+        return nil
+    }
+
     /// libarchive 3.6's xar writer ends every archive with a copy of the first bytes of the compressed
     /// TOC, as long as the TOC digest; that exact trailer is an artifact of the writer, not hidden data.
     private func isLibarchiveTrailer(_ gap: Range<UInt64>, descriptor: FileDescriptor) -> Bool {
         guard let algorithm = header.checksumAlgorithm, gap.count == algorithm.byteCount,
               header.tocCompressedLength >= UInt64(gap.count),
               let trailer = try? descriptor.read(count: gap.count, at: gap.lowerBound),
-              let tocStart = try? descriptor.read(count: gap.count, at: UInt64(XarHeader.byteCount)) else { return false }
+              let tocStart = try? descriptor.read(count: gap.count, at: UInt64(header.headerSize)) else { return false }
         return trailer.count == gap.count && trailer == tocStart
     }
 

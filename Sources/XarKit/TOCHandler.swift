@@ -29,6 +29,8 @@ final class TOCHandler: XMLEventHandler {
     private struct FileFrame {
         var index: Int
         var nameCount = 0
+        /// The first `<name>`'s decoded text; a repeat must decode to the same.
+        var firstName: String?
         var typeCount = 0
         var dataCount = 0
     }
@@ -56,6 +58,8 @@ final class TOCHandler: XMLEventHandler {
     private var signatureName = ""
     private var signature = XarSignature(element: "", style: "")
     private var leafStyle: String?
+    /// The `enctype` attribute of the `<name>` being read.
+    private var nameEncoding: String?
     private var text = ""
     private var tocCount = 0
 
@@ -188,6 +192,7 @@ final class TOCHandler: XMLEventHandler {
             case "file": return try openFile(parent: frame.index, attributes: attributes, line: line)
             case "name":
                 fileFrames[fileFrames.count - 1].nameCount += 1
+                nameEncoding = attribute("enctype")
                 return .leaf(.name)
             case "type":
                 fileFrames[fileFrames.count - 1].typeCount += 1
@@ -314,7 +319,7 @@ final class TOCHandler: XMLEventHandler {
 
     private func finishFileLeaf(_ leaf: Leaf, _ index: Int) {
         switch leaf {
-        case .name: if toc.files[index].name.isEmpty { toc.files[index].name = text }
+        case .name: finishName(index)
         case .type: toc.files[index].type = XarFileType(xarName: text)
         case .mode:
             toc.files[index].mode = XarNumber.octal(text)
@@ -328,6 +333,39 @@ final class TOCHandler: XMLEventHandler {
         case .mtime: toc.files[index].mtime = interned(text)
         case .link: toc.files[index].linkTarget = text
         default: break
+        }
+    }
+
+    /// Decodes a `<name>` (plain, or `enctype="base64"` as xar writers store names that are not
+    /// plain ASCII) and keeps the first; a repeat (productsign repeats every `<name>`) must agree.
+    private func finishName(_ index: Int) {
+        let frameIndex = fileFrames.count - 1
+        guard frameIndex >= 0 else { return }
+        var name = text
+        var stored: String?
+        switch nameEncoding {
+        case nil: break
+        case "base64"?:
+            guard let bytes = Base64.decode(text) else {
+                note(index, .xarError("xar-name-encoding", "the base64 <name> \"\(text.prefix(120))\" is not valid base64; no reader can agree on this name"))
+                stored = text
+                break
+            }
+            // Invalid UTF-8 becomes U+FFFD here, which the name rules refuse as invalid UTF-8.
+            name = String(decoding: bytes, as: UTF8.self)
+            stored = String(text.unicodeScalars.filter { !" \t\r\n".unicodeScalars.contains($0) })
+        case let other?:
+            note(index, .xarError("xar-name-encoding", "the <name> has enctype=\"\(other.prefix(80))\"; xar defines only base64, so readers would disagree on this name"))
+            stored = text
+        }
+        guard let first = fileFrames[frameIndex].firstName else {
+            fileFrames[frameIndex].firstName = name
+            toc.files[index].name = name
+            toc.files[index].storedName = stored
+            return
+        }
+        if first != name {
+            note(index, .xarError("xar-file-name", "the file has two different names, \"\(first.prefix(120))\" and \"\(name.prefix(120))\"; readers would disagree on which one it is"))
         }
     }
 
@@ -362,8 +400,8 @@ final class TOCHandler: XMLEventHandler {
 
     private func finishFile() {
         guard let frame = fileFrames.popLast() else { return }
-        if frame.nameCount != 1 {
-            note(frame.index, .xarError("xar-file-name", frame.nameCount == 0 ? "the file has no <name>" : "the file has \(frame.nameCount) <name> elements"))
+        if frame.nameCount == 0 {
+            note(frame.index, .xarError("xar-file-name", "the file has no <name>"))
         }
         if frame.typeCount != 1 {
             note(frame.index, .xarError("xar-file-type", frame.typeCount == 0 ? "the file has no <type>" : "the file has \(frame.typeCount) <type> elements"))

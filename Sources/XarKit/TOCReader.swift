@@ -16,7 +16,7 @@ enum TOCReader {
     static let chunkSize = 256 * 1024
 
     static func read(_ descriptor: FileDescriptor, header: XarHeader, limits: XarLimits) throws(XarError) -> TOCReadResult {
-        let start = UInt64(XarHeader.byteCount)
+        let start = UInt64(header.headerSize)
         let end = start + header.tocCompressedLength
         let handler = TOCHandler(limits: limits, declaredTOCBytes: min(header.tocUncompressedLength, limits.maxTOCBytes))
         let xmlLimits = XMLLimits(maxBytes: Int(clamping: limits.maxTOCBytes), maxDepth: limits.maxDepth)

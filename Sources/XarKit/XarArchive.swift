@@ -16,16 +16,21 @@ public final class XarArchive: @unchecked Sendable {
     public let findings: [Finding]
     /// The limits the archive was opened with.
     public let limits: XarLimits
+    /// Files whose data is another file's (one heap range, identical description, as
+    /// `xar --coalesce-heap` writes): file index → index of the first file with that range.
+    /// Decode the first one; the others hold the same bytes.
+    public let sharedData: [Int: Int]
     /// What checking each TOC signature found, in TOC order (empty when unsigned).
     public let signatureChecks: [XarSignatureCheck]
     let descriptor: FileDescriptor
 
     private init(path: String, fileSize: UInt64, header: XarHeader, toc: XarTOC, findings: [Finding],
-                 limits: XarLimits, descriptor: FileDescriptor, signatureChecks: [XarSignatureCheck]) {
+                 limits: XarLimits, sharedData: [Int: Int], descriptor: FileDescriptor, signatureChecks: [XarSignatureCheck]) {
+        self.sharedData = sharedData
         self.path = path
         self.fileSize = fileSize
         self.header = header
-        self.heapOffset = UInt64(XarHeader.byteCount) + header.tocCompressedLength
+        self.heapOffset = UInt64(header.headerSize) + header.tocCompressedLength
         self.toc = toc
         self.findings = findings
         self.limits = limits
@@ -37,7 +42,13 @@ public final class XarArchive: @unchecked Sendable {
     public static func open(path: String, limits: XarLimits = .init()) throws(XarError) -> XarArchive {
         let descriptor = try xarIO("opening \(path)") { try FileDescriptor.openForReading(path) }
         let fileSize = try xarIO("reading the size of \(path)") { try descriptor.size() }
-        let headerBytes = try xarIO("reading \(path)") { try descriptor.read(count: XarHeader.byteCount, at: 0) }
+        var headerBytes = try xarIO("reading \(path)") { try descriptor.read(count: XarHeader.byteCount, at: 0) }
+        if headerBytes.count == XarHeader.byteCount {
+            let declared = Int(headerBytes.uint16BE(at: 4))
+            if declared > XarHeader.byteCount && declared <= XarHeader.maxByteCount {
+                headerBytes = try xarIO("reading \(path)") { try descriptor.read(count: declared, at: 0) }
+            }
+        }
         var findings: [Finding] = []
         let header = try checkHeader(headerBytes, fileSize: fileSize, limits: limits, findings: &findings)
         let result = try TOCReader.read(descriptor, header: header, limits: limits)
@@ -57,7 +68,7 @@ public final class XarArchive: @unchecked Sendable {
             findings.append(.xarError("xar-toc-xml", "\(dropped) more findings were not listed"))
         }
         return XarArchive(path: path, fileSize: fileSize, header: header, toc: result.toc, findings: findings,
-                          limits: limits, descriptor: descriptor, signatureChecks: signing.checks)
+                          limits: limits, sharedData: checker.sharedData, descriptor: descriptor, signatureChecks: signing.checks)
     }
 
     private static func checkHeader(_ bytes: [UInt8], fileSize: UInt64, limits: XarLimits,
@@ -74,31 +85,43 @@ public final class XarArchive: @unchecked Sendable {
             throw XarError(rule: "xar-header-size", "the file ends inside the 28-byte xar header", offset: UInt64(bytes.count),
                            advice: "the archive is truncated; rebuild or download it again")
         }
-        guard header.headerSize == UInt16(XarHeader.byteCount) else {
-            throw XarError(rule: "xar-header-size", "the header declares a size of \(header.headerSize) bytes, not 28", offset: 4,
-                           advice: "only 28-byte xar headers are accepted; rebuild the archive with a standard xar writer")
+        let size = Int(header.headerSize)
+        guard size >= XarHeader.byteCount, size <= XarHeader.maxByteCount else {
+            throw XarError(rule: "xar-header-size", "the header declares a size of \(size) bytes; a xar header has 28 (or up to \(XarHeader.maxByteCount) with an algorithm name)",
+                           offset: 4, advice: "this is not a well-formed xar archive; refuse it")
+        }
+        guard header.extraBytes.count == size - XarHeader.byteCount else {
+            throw XarError(rule: "xar-header-size", "the file ends inside the \(size)-byte xar header", offset: UInt64(XarHeader.byteCount + header.extraBytes.count),
+                           advice: "the archive is truncated; rebuild or download it again")
         }
         if header.version != 1 {
             findings.append(.xarError("xar-version", offset: 6, "the header declares version \(header.version), not 1"))
         }
-        switch header.checksumAlgorithmCode {
-        case 0:
+        switch header.checksumScheme {
+        case .none:
             findings.append(.xarError("xar-checksum-none", offset: 24,
                                    "the header's TOC checksum algorithm is \"none\": the TOC cannot be verified"))
-        case DigestAlgorithm.md5.xarHeaderCode:
-            findings.append(.xarWarning("xar-checksum-md5", offset: 24, "the TOC checksum algorithm is MD5, which is broken; use SHA-1 or better"))
-        default:
-            if header.checksumAlgorithm == nil {
-                findings.append(.xarError("xar-checksum-none", offset: 24,
-                                       "the header's TOC checksum algorithm code \(header.checksumAlgorithmCode) is unknown: the TOC cannot be verified"))
+        case .algorithm(let algorithm, _):
+            if algorithm.isBroken {
+                findings.append(.xarWarning("xar-checksum-md5", offset: 24, "the TOC checksum algorithm is MD5, which is broken; use SHA-1 or better"))
             }
+        case .unknownCode(let code):
+            findings.append(.xarError("xar-checksum-none", offset: 24,
+                                   "the header's TOC checksum algorithm code \(code) is unknown: the TOC cannot be verified"))
+        case .unknownName(let name):
+            findings.append(.xarError("xar-checksum-none", offset: 28,
+                                   "the header names the TOC checksum algorithm \"\(name)\", which is not supported: the TOC cannot be verified"))
+        case .sizeMismatch(let found, let expected):
+            throw XarError(rule: "xar-header-size",
+                           "the header is \(found) bytes with checksum code \(header.checksumAlgorithmCode); expected \(expected)",
+                           offset: 4, advice: "the header is damaged or hand-made; refuse the archive")
         }
         guard header.tocUncompressedLength <= limits.maxTOCBytes else {
             throw XarError(rule: "xar-toc-too-large",
                            "the header declares a \(header.tocUncompressedLength)-byte TOC, more than the \(limits.maxTOCBytes) allowed",
                            offset: 16, advice: "refuse the archive; no real package has a TOC this large")
         }
-        let available = fileSize >= UInt64(XarHeader.byteCount) ? fileSize - UInt64(XarHeader.byteCount) : 0
+        let available = fileSize >= UInt64(size) ? fileSize - UInt64(size) : 0
         guard header.tocCompressedLength <= available else {
             throw XarError(rule: "xar-toc-length",
                            "the header declares \(header.tocCompressedLength) compressed TOC bytes, but only \(available) follow the header",
@@ -152,7 +175,7 @@ public final class XarArchive: @unchecked Sendable {
         var found: [Finding] = []
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
         defer { buffer.deallocate() }
-        for file in toc.files where file.data != nil {
+        for (index, file) in toc.files.enumerated() where file.data != nil && sharedData[index] == nil {
             do throws(XarError) {
                 let stream = try dataStream(for: file)
                 while try stream.read(into: buffer) > 0 {}

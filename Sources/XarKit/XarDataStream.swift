@@ -84,10 +84,9 @@ public final class XarDataStream {
 
     private static func expect(_ checksum: XarChecksum?, _ name: String, _ rule: String,
                                _ path: String) throws(XarError) -> (hasher: DigestHasher, expected: [UInt8])? {
-        guard let checksum else {
-            throw XarError(rule: "xar-checksum-missing", "the data has no \(name)", entry: path,
-                           advice: "the bytes cannot be verified; rebuild the package with checksums")
-        }
+        // A missing checksum is reported once, with the archive's findings (`xar-checksum-missing`);
+        // the bytes are still decoded so that every content rule can judge them.
+        guard let checksum else { return nil }
         guard let algorithm = checksum.algorithm, checksum.digest.count == algorithm.byteCount else {
             throw XarError(rule: rule, "the \(name) (style \"\(checksum.style)\", \(checksum.digest.count) bytes) is not a usable digest",
                            entry: path, advice: "rebuild the package with SHA-1 or SHA-256 checksums")

@@ -133,9 +133,11 @@ public enum XarHardLink: Equatable, Sendable {
 public struct XarFile: Equatable, Sendable {
     /// The `id` attribute; nil when missing or not a number.
     public var id: UInt64?
-    /// The `<name>` text (empty when missing).
+    /// The decoded `<name>` (empty when missing): what every other reader extracts.
     public var name: String
-    /// The full path inside the archive: parent directories' names joined with `/`.
+    /// The `<name>` text as stored, when it differs from ``name`` (an `enctype="base64"` name); nil otherwise.
+    public var storedName: String?
+    /// The full path inside the archive: parent directories' decoded names joined with `/`.
     public var path: String
     /// Index in `XarTOC.files` of the enclosing `<file>`, nil at the top level.
     public var parentIndex: Int?
@@ -224,6 +226,20 @@ public struct XarTOC: Equatable, Sendable {
         self.hasSignature = hasSignature
         self.hasXSignature = hasXSignature
         self.files = files
+    }
+
+    /// The path of the file at `index` spelled as the TOC stores it (encoded names as stored), or nil
+    /// when that is its decoded ``XarFile/path``.
+    public func storedPath(ofFileAt index: Int) -> String? {
+        var names: [String] = []
+        var encoded = false
+        var current: Int? = index
+        while let at = current, at < files.count, names.count <= files.count {
+            encoded = encoded || files[at].storedName != nil
+            names.append(files[at].storedName ?? files[at].name)
+            current = files[at].parentIndex.flatMap { $0 < at ? $0 : nil }
+        }
+        return encoded ? names.reversed().joined(separator: "/") : nil
     }
 
     /// The first file whose full path is `path`.

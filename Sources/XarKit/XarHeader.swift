@@ -1,15 +1,21 @@
 import IAPCore
 
-/// The fixed 28-byte big-endian header at the start of every xar archive.
+/// The big-endian header at the start of every xar archive: 28 fixed bytes, then (xar 1.6.1, when
+/// the TOC digest is "other") the digest algorithm's name, NUL-terminated and zero-padded.
 public struct XarHeader: Equatable, Sendable {
-    /// The header's length in bytes, as written and as required.
+    /// The fixed part's length in bytes: the whole header as Apple's xar and libarchive write it.
     public static let byteCount = 28
+    /// The longest header read: xar 1.6.1 writes 64 bytes for a named algorithm.
+    public static let maxByteCount = 256
     /// `xar!` as a big-endian integer.
     public static let expectedMagic: UInt32 = 0x7861_7221
+    /// Header code 3: SHA-256 in Apple's xar (28-byte header); "other, named after the fixed part"
+    /// in xar 1.6.1 (longer header).
+    public static let otherChecksumCode: UInt32 = 3
 
     /// The magic number (`xar!` in a valid archive).
     public var magic: UInt32
-    /// The declared header size (28 in a valid archive).
+    /// The declared header size: 28, or more when an algorithm name follows.
     public var headerSize: UInt16
     /// The format version (1).
     public var version: UInt16
@@ -17,10 +23,12 @@ public struct XarHeader: Equatable, Sendable {
     public var tocCompressedLength: UInt64
     /// Bytes of TOC XML once inflated.
     public var tocUncompressedLength: UInt64
-    /// The raw checksum-algorithm code (0 none, 1 SHA-1, 2 MD5, …).
+    /// The raw checksum-algorithm code (0 none, 1 SHA-1, 2 MD5, 3 SHA-256 or named, 4 SHA-512).
     public var checksumAlgorithmCode: UInt32
+    /// The bytes after the fixed 28 (xar 1.6.1's algorithm name and its padding); empty in a 28-byte header.
+    public var extraBytes: [UInt8]
 
-    /// A header with the standard magic, size and version.
+    /// A 28-byte header with the standard magic, size and version.
     public init(tocCompressedLength: UInt64, tocUncompressedLength: UInt64, checksumAlgorithmCode: UInt32) {
         self.magic = Self.expectedMagic
         self.headerSize = UInt16(Self.byteCount)
@@ -28,9 +36,11 @@ public struct XarHeader: Equatable, Sendable {
         self.tocCompressedLength = tocCompressedLength
         self.tocUncompressedLength = tocUncompressedLength
         self.checksumAlgorithmCode = checksumAlgorithmCode
+        self.extraBytes = []
     }
 
-    /// Reads a header from the first 28 bytes of `bytes`; nil when there are fewer.
+    /// Reads the fixed part from the first 28 bytes of `bytes` and keeps any bytes after them up to
+    /// the declared size; nil when there are fewer than 28.
     public static func parse(_ bytes: [UInt8]) -> XarHeader? {
         guard bytes.count >= byteCount else { return nil }
         var header = XarHeader(tocCompressedLength: bytes.uint64BE(at: 8), tocUncompressedLength: bytes.uint64BE(at: 16),
@@ -38,22 +48,98 @@ public struct XarHeader: Equatable, Sendable {
         header.magic = bytes.uint32BE(at: 0)
         header.headerSize = bytes.uint16BE(at: 4)
         header.version = bytes.uint16BE(at: 6)
+        let end = min(bytes.count, Int(header.headerSize))
+        if end > byteCount { header.extraBytes = Array(bytes[byteCount..<end]) }
         return header
     }
 
-    /// The 28 header bytes.
+    /// The header's bytes (the fixed 28, then any extra bytes).
     public func serialized() -> [UInt8] {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(Self.byteCount)
+        bytes.reserveCapacity(Self.byteCount + extraBytes.count)
         bytes.appendBE(magic)
         bytes.appendBE(headerSize)
         bytes.appendBE(version)
         bytes.appendBE(tocCompressedLength)
         bytes.appendBE(tocUncompressedLength)
         bytes.appendBE(checksumAlgorithmCode)
+        bytes += extraBytes
         return bytes
     }
 
-    /// The TOC digest algorithm the header names, nil for "none" or an unknown code.
-    public var checksumAlgorithm: DigestAlgorithm? { DigestAlgorithm(xarHeaderCode: checksumAlgorithmCode) }
+    /// The TOC digest algorithm the header names, nil for "none", an unknown code or name, or a
+    /// size that disagrees with the code (``checksumScheme`` says which).
+    public var checksumAlgorithm: DigestAlgorithm? {
+        if case .algorithm(let algorithm, _) = checksumScheme { return algorithm }
+        return nil
+    }
+
+    /// What the code, the header size and the name after the fixed part say together.
+    public var checksumScheme: XarHeaderChecksumScheme { XarHeaderChecksumScheme(self) }
+
+    /// The header code xar writers use for `algorithm` in a 28-byte header, nil when only a named
+    /// (xar 1.6.1, longer) header can carry it.
+    public static func code(for algorithm: DigestAlgorithm) -> UInt32? {
+        switch algorithm {
+        case .sha1: 1
+        case .md5: 2
+        case .sha256: 3
+        case .sha512: 4
+        case .sha224, .sha384: nil
+        }
+    }
+}
+
+/// How a header names the TOC digest algorithm. Code 3 has two meanings: Apple's xar writes it in a
+/// 28-byte header for SHA-256; xar 1.6.1 writes it in a longer header whose extra bytes carry the
+/// algorithm's name. The header size tells them apart.
+public enum XarHeaderChecksumScheme: Equatable, Sendable {
+    /// Code 0: the TOC is not digested.
+    case none
+    /// A known algorithm; `named` when the header carried its name (xar 1.6.1).
+    case algorithm(DigestAlgorithm, named: Bool)
+    /// A code no writer defines.
+    case unknownCode(UInt32)
+    /// A name after the fixed part that no supported algorithm has.
+    case unknownName(String)
+    /// The header size does not fit the code (or the name is not NUL-terminated and zero-padded).
+    case sizeMismatch(found: Int, expected: String)
+
+    init(_ header: XarHeader) {
+        let size = Int(header.headerSize)
+        let fixed = XarHeader.byteCount
+        let code = header.checksumAlgorithmCode
+        guard code == XarHeader.otherChecksumCode, size != fixed else {
+            guard size == fixed else {
+                self = .sizeMismatch(found: size, expected: "\(fixed) bytes: only checksum code 3 (a named algorithm) makes the header longer")
+                return
+            }
+            switch code {
+            case 0: self = .none
+            case 1: self = .algorithm(.sha1, named: false)
+            case 2: self = .algorithm(.md5, named: false)
+            case 3: self = .algorithm(.sha256, named: false)
+            case 4: self = .algorithm(.sha512, named: false)
+            default: self = .unknownCode(code)
+            }
+            return
+        }
+        let extra = header.extraBytes
+        guard let nul = extra.firstIndex(of: 0), nul > 0 else {
+            self = .sizeMismatch(found: size, expected: "a NUL-terminated algorithm name after the first \(fixed) bytes")
+            return
+        }
+        let name = String(decoding: extra[..<nul], as: UTF8.self)
+        // xar 1.6.1 pads the name with zeros to a multiple of 4 bytes, at least to 64 bytes in all.
+        let minimum = fixed + (nul + 1 + 3) / 4 * 4
+        guard size >= minimum, size % 4 == 0, extra[nul...].allSatisfy({ $0 == 0 }) else {
+            self = .sizeMismatch(found: size, expected: "\(max(minimum, 64)) bytes for the algorithm name \"\(name)\", zero-padded to a multiple of 4")
+            return
+        }
+        guard let algorithm = DigestAlgorithm(xarStyle: name), name.lowercased() != "none" else {
+            self = .unknownName(name)
+            return
+        }
+        self = .algorithm(algorithm, named: true)
+    }
 }

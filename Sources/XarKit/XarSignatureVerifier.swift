@@ -1,4 +1,5 @@
 import IAPCore
+import XMLKit
 
 /// Verifies the TOC's signatures against the digest of the compressed TOC, as xar and productsign
 /// write them: `RSA` is PKCS#1 v1.5 over the DigestInfo of the TOC checksum's algorithm wrapping the
@@ -55,7 +56,7 @@ enum XarSignatureVerifier {
         var certificates: [X509Certificate] = []
         for (index, text) in signature.certificateTexts.enumerated() {
             let which = index == 0 ? "certificate 1 (the signer's)" : "certificate \(index + 1)"
-            guard let der = XarBase64.decode(text), !der.isEmpty else {
+            guard let der = Base64.decode(text), !der.isEmpty else {
                 return fail("xar-signature-certificate", "has a \(which) that is not base64 text", resign)
             }
             do {

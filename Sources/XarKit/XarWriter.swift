@@ -272,7 +272,7 @@ public final class XarWriter {
         var text = TOCText(deflater: deflater) { compressed.append(contentsOf: $0) }
         try xarIO("compressing the TOC") { try writeTOC(to: &text) }
         let header = XarHeader(tocCompressedLength: UInt64(compressed.count), tocUncompressedLength: text.length,
-                               checksumAlgorithmCode: options.checksum.xarHeaderCode)
+                               checksumAlgorithmCode: options.headerChecksumCode)
         let digest = DigestHasher.digest(options.checksum, of: compressed)
         try xarIO("writing \(output.path)") {
             try output.write(header.serialized())
@@ -296,7 +296,7 @@ public final class XarWriter {
         let output = heap
         if let padded = PaddedZlibStream.make(xml, level: options.compressionLevel, length: Int(start) - XarHeader.byteCount) {
             let header = XarHeader(tocCompressedLength: UInt64(padded.bytes.count), tocUncompressedLength: UInt64(padded.uncompressedLength),
-                                   checksumAlgorithmCode: options.checksum.xarHeaderCode)
+                                   checksumAlgorithmCode: options.headerChecksumCode)
             try xarIO("writing \(output.path)") {
                 try output.write(header.serialized(), at: 0)
                 try output.write(padded.bytes, at: UInt64(XarHeader.byteCount))

@@ -3,7 +3,8 @@ import IAPCore
 /// How a `XarWriter` writes: digest algorithm, creation time, compression.
 public struct XarWriterOptions: Sendable {
     /// Digest for the TOC checksum and every file's checksums. Only SHA-1 (the default) is read by
-    /// libarchive: it refuses header code 3, which IAPCore maps to SHA-256 (Apple's xar: "other").
+    /// libarchive: it refuses header code 3 (SHA-256 in Apple's xar, "other" in xar 1.6.1).
+    /// The writer writes 28-byte headers: SHA-224 and SHA-384, which need a named header, become SHA-1.
     public var checksum: DigestAlgorithm
     /// The `<creation-time>` text, ISO-8601 `YYYY-MM-DDTHH:MM:SSZ`.
     public var creationTime: String
@@ -12,10 +13,13 @@ public struct XarWriterOptions: Sendable {
 
     /// Options with SHA-1 and zlib level 6 unless told otherwise.
     public init(checksum: DigestAlgorithm = .sha1, creationTime: String, compressionLevel: Int32 = 6) {
-        self.checksum = checksum
+        self.checksum = XarHeader.code(for: checksum) == nil ? .sha1 : checksum
         self.creationTime = creationTime
         self.compressionLevel = compressionLevel
     }
+
+    /// The 28-byte header's code for ``checksum``.
+    var headerChecksumCode: UInt32 { XarHeader.code(for: checksum) ?? 1 }
 }
 
 /// How the writer stores a file's bytes in the heap.

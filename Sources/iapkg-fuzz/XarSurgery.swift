@@ -1,4 +1,5 @@
 import IAPCore
+import XarKit
 
 /// A xar file taken apart: the 28-byte header as found, the inflated TOC XML, and the heap.
 struct XarParts {
@@ -64,7 +65,7 @@ enum XarSurgery {
     static func writeTOCDigest(of compressed: [UInt8], toc: TOCText, header: [UInt8], into heap: inout [UInt8]) {
         guard let leaf = toc.tocChecksum() else { return }
         let style = toc.attribute("style", in: leaf.attributes) ?? ""
-        let algorithm = DigestAlgorithm(xarStyle: style) ?? DigestAlgorithm(xarHeaderCode: header.uint32BE(at: 24))
+        let algorithm = DigestAlgorithm(xarStyle: style) ?? XarHeader.parse(header)?.checksumAlgorithm
         guard let algorithm,
               let offsetText = toc.text(of: "offset", in: leaf.content),
               let offset = UInt64(offsetText), offset < UInt64(heap.count) else { return }

@@ -36,6 +36,8 @@ struct XarNode {
     /// The `link` attribute of `<type>` for hard links ("original" or an id).
     var hardLink: String?
     var children: [XarNode] = []
+    /// Replaces the `<name>` element(s) written for `name` (encoded or repeated names).
+    var nameXML: String?
 
     /// A directory holding `children`.
     static func directory(_ name: String, mode: String = "0755", _ children: [XarNode] = []) -> XarNode {
@@ -68,6 +70,14 @@ struct HostileXar {
     var checksumCode: UInt32 = 1
     /// The TOC digest's algorithm (its `<checksum>` style and size, and the heap's first bytes).
     var tocDigest = DigestAlgorithm.sha1
+    /// The TOC `<checksum>` style text (default: the algorithm's name).
+    var tocDigestStyle: String?
+    /// Bytes written after the fixed 28 header bytes (xar 1.6.1's algorithm name and padding).
+    var headerExtra: [UInt8] = []
+    /// The algorithm of every file's archived and extracted checksums.
+    var fileDigest = DigestAlgorithm.sha1
+    /// The file checksums' style text (default: the algorithm's name).
+    var fileDigestStyle: String?
     /// Edits the TOC XML text before it is compressed.
     var editTOC: (String) -> String = { $0 }
     /// Edits the compressed TOC bytes (the declared length follows the edit unless overridden).
@@ -92,7 +102,7 @@ struct HostileXar {
             try append(node, depth: 2, heapBase: tocDigest.byteCount, heap: &heap, nextID: &nextID, to: &body)
         }
         let xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<xar>\n <toc>\n"
-            + "  <checksum style=\"\(tocDigest.rawValue)\">\n   <offset>0</offset>\n   <size>\(tocDigest.byteCount)</size>\n  </checksum>\n"
+            + "  <checksum style=\"\(tocDigestStyle ?? tocDigest.rawValue)\">\n   <offset>0</offset>\n   <size>\(tocDigest.byteCount)</size>\n  </checksum>\n"
             + "  <creation-time>2024-01-01T00:00:00Z</creation-time>\n" + body + " </toc>\n</xar>\n"
         let text = Array(editTOC(xml).utf8)
         let compressed = editCompressedTOC(try Deflater.compress(text, format: .zlib))
@@ -104,7 +114,7 @@ struct HostileXar {
         header.appendBE(declaredCompressedLength ?? UInt64(compressed.count))
         header.appendBE(declaredUncompressedLength ?? UInt64(text.count))
         header.appendBE(checksumCode)
-        return header + compressed + editHeap(digest + heap)
+        return header + headerExtra + compressed + editHeap(digest + heap)
     }
 
     /// Writes the archive to `path`.
@@ -117,7 +127,7 @@ struct HostileXar {
         let pad = String(repeating: " ", count: depth)
         let id = node.id ?? String(nextID)
         nextID += 1
-        xml += "\(pad)<file id=\"\(escape(id))\">\n\(pad) <name>\(escape(node.name))</name>\n"
+        xml += "\(pad)<file id=\"\(escape(id))\">\n\(pad) \(node.nameXML ?? "<name>\(escape(node.name))</name>")\n"
         xml += "\(pad) <type\(node.hardLink.map { " link=\"\(escape($0))\"" } ?? "")>\(escape(node.type))</type>\n"
         if let target = node.linkTarget { xml += "\(pad) <link type=\"broken\">\(escape(target))</link>\n" }
         xml += "\(pad) <mode>\(node.mode)</mode>\n\(pad) <uid>0</uid>\n\(pad) <gid>0</gid>\n"
@@ -143,8 +153,8 @@ struct HostileXar {
         switch spec {
         case .omitted: return ""
         case .correct, .wrong:
-            let digest = DigestHasher.digest(.sha1, of: spec == .wrong ? bytes + [1] : bytes)
-            return "\(pad)  <\(element) style=\"sha1\">\(Hex.encode(digest))</\(element)>\n"
+            let digest = DigestHasher.digest(fileDigest, of: spec == .wrong ? bytes + [1] : bytes)
+            return "\(pad)  <\(element) style=\"\(fileDigestStyle ?? fileDigest.rawValue)\">\(Hex.encode(digest))</\(element)>\n"
         }
     }
 

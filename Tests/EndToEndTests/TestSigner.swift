@@ -93,7 +93,7 @@ struct TestSigner {
         var header: [UInt8] = Array(bytes[0..<8])
         header.appendBE(UInt64(compressed.count))
         header.appendBE(UInt64(signedTOC.count))
-        header.appendBE(algorithm.xarHeaderCode)
+        header.appendBE(bytes.uint32BE(at: 24))
         let heap = Array(bytes[(heapStart + digestSize)...])
         try Data(header + compressed + digest + signature + heap).write(to: URL(fileURLWithPath: output))
     }

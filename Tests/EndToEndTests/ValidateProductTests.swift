@@ -61,14 +61,14 @@ import Testing
     @Test func bomMissingAnEntry() throws {
         var package = HostileProduct(files: [("a.txt", Array("a\n".utf8)), ("b.txt", Array("b\n".utf8))])
         package.editBom = { $0.filter { $0.path != "./Contents/b.txt" } }
-        let run = try Validate.expectError(try write("bom-missing", package), "shape-bom-mismatch", entry: "./Contents/b.txt")
+        let run = try Validate.expectError(try write("bom-missing", package), "shape-bom-mismatch", entry: "Contents/b.txt")
         #expect(run.findings.filter { $0.rule == "shape-bom-mismatch" }.count == 1, "\(run.dump)")
     }
 
     @Test func bomListsWhatThePayloadLacks() throws {
         var package = HostileProduct()
         package.editBom = { $0 + [BomEntry(path: "./Contents/ghost.txt", kind: .file, mode: 0o100644, size: 3, checksum: 1)] }
-        try Validate.expectError(try write("bom-ghost", package), "shape-bom-mismatch", entry: "./Contents/ghost.txt")
+        try Validate.expectError(try write("bom-ghost", package), "shape-bom-mismatch", entry: "Contents/ghost.txt")
     }
 
     @Test func bomWrongSize() throws {
@@ -76,7 +76,7 @@ import Testing
         package.editBom = { entries in
             entries.map { var e = $0; if e.path == "./Contents/readme.txt" { e.size += 1 }; return e }
         }
-        let run = try Validate.expectError(try write("bom-size", package), "shape-bom-mismatch", entry: "./Contents/readme.txt")
+        let run = try Validate.expectError(try write("bom-size", package), "shape-bom-mismatch", entry: "Contents/readme.txt")
         #expect(run.findings.contains { $0.message.contains("size (Bom: 7, Payload: 6)") }, "\(run.dump)")
     }
 
@@ -85,7 +85,7 @@ import Testing
         package.editBom = { entries in
             entries.map { var e = $0; if e.path == "./Contents/readme.txt" { e.checksum ^= 1 }; return e }
         }
-        let run = try Validate.expectError(try write("bom-crc", package), "shape-bom-mismatch", entry: "./Contents/readme.txt")
+        let run = try Validate.expectError(try write("bom-crc", package), "shape-bom-mismatch", entry: "Contents/readme.txt")
         #expect(run.findings.contains { $0.message.contains("checksum") }, "\(run.dump)")
     }
 

@@ -8,6 +8,7 @@ struct ValidateRun {
         var rule: String
         var severity: String
         var entry: String?
+        var storedEntry: String?
         var offset: UInt64?
         var message: String
     }
@@ -75,6 +76,8 @@ enum Validate {
                             sourceLocation: SourceLocation = #_sourceLocation) throws -> ValidateRun {
         let run = try run(path, extra)
         #expect(run.status == 1, "\(run.dump)", sourceLocation: sourceLocation)
+        // One style everywhere: content entries relative to the content root, never "./Contents/…".
+        #expect(!run.findings.contains { $0.entry?.hasPrefix("./") == true }, "\(run.dump)", sourceLocation: sourceLocation)
         #expect(run.errorRules.contains(rule), "expected error \(rule):\n\(run.dump)", sourceLocation: sourceLocation)
         if let entry {
             let named = run.findings.contains { $0.rule == rule && ($0.entry ?? "").contains(entry) }

@@ -1,5 +1,6 @@
 import IAPCore
 import Testing
+import XMLKit
 @testable import XarKit
 
 /// The TOC's signature elements as read, and the findings when they cannot be verified.
@@ -31,17 +32,17 @@ import Testing
         let rsa = try #require(archive.toc.signatures.first)
         #expect(rsa.element == "signature" && rsa.style == "RSA" && rsa.offset == 20 && rsa.size == 256)
         #expect(rsa.certificateTexts.count == 2)
-        #expect(rsa.certificateTexts.compactMap(XarBase64.decode) == [[0, 1, 2, 3, 4], [5, 6]])
+        #expect(rsa.certificateTexts.compactMap(Base64.decode) == [[0, 1, 2, 3, 4], [5, 6]])
         #expect(archive.toc.signatures.last?.offset == 276 && archive.toc.signatures.last?.style == "CMS")
     }
 
     @Test func base64IsStrictButSkipsWhitespace() {
-        #expect(XarBase64.decode("TWFu\r\n\tTWE=\n") == Array("ManMa".utf8))
-        #expect(XarBase64.decode("TQ==") == Array("M".utf8))
-        #expect(XarBase64.decode("TWFu!") == nil)
-        #expect(XarBase64.decode("TW=u") == nil)
-        #expect(XarBase64.decode("TWF") == nil)
-        #expect(XarBase64.decode("T===") == nil)
+        #expect(Base64.decode("TWFu\r\n\tTWE=\n") == Array("ManMa".utf8))
+        #expect(Base64.decode("TQ==") == Array("M".utf8))
+        #expect(Base64.decode("TWFu!") == nil)
+        #expect(Base64.decode("TW=u") == nil)
+        #expect(Base64.decode("TWF") == nil)
+        #expect(Base64.decode("T===") == nil)
     }
 
     @Test func unreadableCertificatesAreFindings() throws {

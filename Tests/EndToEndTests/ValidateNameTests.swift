@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+
+/// Names as every other reader sees them: `<name enctype="base64">` decoded before any rule runs,
+/// other encodings refused, repeated names agreeing, findings naming decoded entries.
+@Suite struct ValidateNameTests {
+    let scratch = ScratchFolder()
+
+    func tree(_ name: String, _ contents: [XarNode], edit: (inout HostileXar) -> Void = { _ in }) throws -> String {
+        let path = scratch.at(name + ".pkg")
+        try HostileTree.write(HostileTree.nodes(contents: contents), to: path, edit: edit)
+        return path
+    }
+
+    @Test func encodedNamesAreReadDecoded() throws {
+        let long = String(repeating: "長", count: 25) + ".txt"  // 79 bytes: its base64 is wrapped
+        let path = try tree("encoded", [
+            .encodedDirectory("日本", [.encodedFile("データ.txt", text: "data\n")]),
+            .encodedFile("🎉.txt", text: "party\n"), .encodedFile("файл.txt", text: "file\n"),
+            .encodedFile(long, text: "long\n"), .file("plain.txt", text: "plain\n"),
+        ])
+        try Validate.expectClean(path)
+        let inspect = try Harness.run(["iapkg", "inspect", path])
+        #expect(inspect.status == 0)
+        for name in ["Contents/日本/データ.txt", "Contents/🎉.txt", "Contents/файл.txt", "Contents/" + long] {
+            #expect(inspect.stdout.contains(name), "\(inspect.stdout)")
+        }
+        #expect(!inspect.stdout.contains("5pel5pys"))
+        let root = scratch.at("root-encoded")
+        let unpack = try Harness.run(["iapkg", "unpack", path, "--into", root])
+        #expect(unpack.status == 0, "\(unpack.stderr)")
+        let version = root + "/com.example.test/1.0/Contents/"
+        #expect(try String(contentsOfFile: version + "日本/データ.txt", encoding: .utf8) == "data\n")
+        #expect(try String(contentsOfFile: version + long, encoding: .utf8) == "long\n")
+        #expect(FileManager.default.fileExists(atPath: version + "🎉.txt"))
+    }
+
+    @Test func encodedTraversalIsRefused() throws {
+        let run = try Validate.expectError(try tree("enc-dotdot", [.encodedFile("../../escape.txt", text: "x")]), "entry-name-invalid")
+        let finding = run.findings.first { $0.rule == "entry-name-invalid" }
+        #expect(finding?.entry == "Contents/../../escape.txt", "\(run.dump)")
+        #expect(finding?.storedEntry == "Contents/Li4vLi4vZXNjYXBlLnR4dA==", "\(run.dump)")
+        try Validate.expectError(try tree("enc-dot", [.encodedDirectory("..", [.file("x", text: "x")])]), "entry-name-invalid")
+    }
+
+    @Test func encodedNULSlashAndControlsAreRefused() throws {
+        try Validate.expectError(try tree("enc-nul", [.encodedFile(Array("a\0b.txt".utf8), text: "x")]), "entry-name-invalid")
+        try Validate.expectError(try tree("enc-slash", [.encodedFile("a/b.txt", text: "x")]), "entry-name-invalid")
+        try Validate.expectError(try tree("enc-bs", [.encodedFile("a\\b.txt", text: "x")]), "entry-name-invalid")
+        let newline = try tree("enc-nl", [.encodedFile("a\nerror[forged] b", text: "x")])
+        try Validate.expectError(newline, "entry-name-invalid")
+        // The text report escapes the control character: no forged line.
+        let text = try Harness.run(["iapkg", "validate", newline])
+        #expect(text.stdout.contains("a\\u{000A}error[forged] b"), "\(text.stdout)")
+        #expect(!text.stdout.split(separator: "\n").contains { $0.hasPrefix("error[forged]") })
+    }
+
+    @Test func invalidUTF8IsRefused() throws {
+        try Validate.expectError(try tree("enc-utf8", [.encodedFile([0x61, 0xFF, 0xFE, 0x2E, 0x74], text: "x")]), "entry-name-invalid")
+    }
+
+    @Test func duplicatesAcrossEncodedAndPlainNames() throws {
+        try Validate.expectError(try tree("enc-dup", [.file("a.txt", text: "1"), .encodedFile("a.txt", text: "2")]), "entry-duplicate")
+        let nfc = "caf\u{E9}.txt", nfd = "cafe\u{301}.txt"
+        try Validate.expectError(try tree("enc-nfd", [.file(nfc, text: "1"), .encodedFile(nfd, text: "2")]), "entry-unicode-collision")
+    }
+
+    @Test func otherEncodingsAndBadBase64AreRefused() throws {
+        var rot = XarNode.file("n.txt", text: "x")
+        rot.nameXML = "<name enctype=\"rot13\">a.gkg</name>"
+        try Validate.expectError(try tree("enc-rot13", [rot]), "xar-name-encoding")
+        var bad = XarNode.file("n.txt", text: "x")
+        bad.nameXML = "<name enctype=\"base64\">not*base64</name>"
+        try Validate.expectError(try tree("enc-bad", [bad]), "xar-name-encoding")
+    }
+
+    @Test func repeatedNamesMustAgree() throws {
+        var same = XarNode.file("same.txt", text: "x")
+        same.nameXML = "<name>same.txt</name><name>same.txt</name>"
+        try Validate.expectClean(try tree("names-same", [same]))
+        var sameEncoded = XarNode.file("日本.txt", text: "x")
+        sameEncoded.nameXML = "<name>日本.txt</name>" + XarSpelling.base64Name("日本.txt")
+        try Validate.expectClean(try tree("names-same-enc", [sameEncoded]))
+        var differ = XarNode.file("a.txt", text: "x")
+        differ.nameXML = "<name>a.txt</name><name>b.exe</name>"
+        try Validate.expectError(try tree("names-differ", [differ]), "xar-file-name")
+    }
+
+    @Test func findingsNameProductEntriesFromTheContentRoot() throws {
+        let path = try scratch.hostileProduct("named", [.file("./Contents/../x", text: "x")])
+        let run = try Validate.expectError(path, "entry-name-invalid")
+        #expect(run.findings.contains { $0.rule == "entry-name-invalid" && $0.entry == "Contents/../x" && $0.storedEntry == nil },
+                "\(run.dump)")
+    }
+}

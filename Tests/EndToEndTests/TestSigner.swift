@@ -22,6 +22,12 @@ final class TestPKI: @unchecked Sendable {
             let result = try Harness.shell(step, in: folder.path)
             guard result.status == 0 else { throw SignerError("\(step): \(result.stderr)") }
         }
+        // A static is never deinitialised: remove the keys when the test process ends.
+        atexit { TestPKI.removeFolder() }
+    }
+
+    private static func removeFolder() {
+        if let path = shared?.folder.path { try? FileManager.default.removeItem(atPath: path) }
     }
 
     /// A file of the PKI folder: "ca.pem", "leaf.key"…

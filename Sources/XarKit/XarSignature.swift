@@ -24,6 +24,6 @@ public struct XarSignature: Equatable, Sendable {
         self.line = line
     }
 
-    /// The element and style as a reader names it: "signature (RSA)".
+    /// The element as written in messages: `<signature style="RSA">`.
     public var label: String { "<\(element) style=\"\(style)\">" }
 }

@@ -48,8 +48,9 @@ public struct XarSignatureCheck: Codable, Equatable, Sendable {
     public var element: String
     /// The style as written: "RSA", "CMS".
     public var style: String
-    /// Heap offset and length of the signature bytes, when the TOC gives them.
+    /// Heap offset of the signature bytes, when the TOC gives it.
     public var offset: UInt64?
+    /// Length of the signature bytes, when the TOC gives it.
     public var size: UInt64?
     public var status: Status
     /// Why the signature is invalid, when it is.

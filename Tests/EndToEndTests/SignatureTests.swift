@@ -26,7 +26,9 @@ struct SignatureTests {
     struct ValidateDocument: Decodable { var inputs: [Signed] }
 
     let scratch = ScratchFolder()
-    var pki: TestPKI { TestPKI.shared! }
+    let pki: TestPKI
+
+    init() throws { pki = try #require(TestPKI.shared) }
 
     /// A tree package signed by `signer` (by default: the leaf key, the leaf and the CA listed, RSA and CMS).
     func signedPackage(_ name: String, edit: (inout TestSigner) -> Void = { _ in }) throws -> String {

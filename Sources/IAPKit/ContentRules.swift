@@ -3,11 +3,12 @@ import IAPCore
 /// The rules every content tree is held to (FORMAT.md §6: shape, entries, code, links, hygiene),
 /// whichever source the entries came from. Build, validate and unpack all call this one engine.
 public enum ContentRules {
-    /// Largest unpacked total before a warning (the 2 GiB upload cap).
-    public static let unpackedWarningBytes: UInt64 = 2_147_483_648
+    /// The default cap on unpacked bytes: Apple's 2 GiB, since a device must store what it unpacks.
+    public static let defaultMaxUnpackedBytes: UInt64 = 2_147_483_648
 
     /// Every finding for `entries`. The content root itself (no components) may be among them.
-    public static func check(_ entries: [ContentEntry]) -> [Finding] {
+    /// Files (and hard links, unpacked as copies) adding up to more than `maxUnpackedBytes` are an error.
+    public static func check(_ entries: [ContentEntry], maxUnpackedBytes: UInt64 = defaultMaxUnpackedBytes) -> [Finding] {
         var findings: [Finding] = []
         let items = EntryList(entries)
         checkNames(items, &findings)
@@ -16,7 +17,7 @@ public enum ContentRules {
         checkKinds(items, &findings)
         checkCode(items, &findings)
         checkLinks(items, &findings)
-        checkHygiene(items, &findings)
+        checkHygiene(items, maxUnpackedBytes: maxUnpackedBytes, &findings)
         return findings
     }
 
@@ -238,12 +239,12 @@ public enum ContentRules {
         }
     }
 
-    private static func checkHygiene(_ entries: EntryList, _ findings: inout [Finding]) {
+    private static func checkHygiene(_ entries: EntryList, maxUnpackedBytes: UInt64, _ findings: inout [Finding]) {
         var reported: Set<String> = []
         var total: UInt64 = 0
         var contentsHasChildren = false
         for entry in entries where !entry.components.isEmpty {
-            if entry.kind == .file { total &+= entry.size }
+            if entry.kind == .file || entry.kind == .hardlink { total = total.addingReportingOverflow(entry.size).overflow ? .max : total + entry.size }
             if entry.components.count > 1, entry.components[0] == "Contents" { contentsHasChildren = true }
             guard let index = entry.components.firstIndex(where: EntryNameRules.isJunk) else { continue }
             let junk = entry.components[0...index].joined(separator: "/")
@@ -257,9 +258,8 @@ public enum ContentRules {
             findings.append(.warning("hygiene-empty-contents", "Contents", offset: nil,
                 "Contents/ is empty: the app would download nothing but ContentInfo.plist"))
         }
-        if total > unpackedWarningBytes {
-            findings.append(.warning("size-unpacked-limit", nil, offset: nil,
-                "the unpacked content is \(total) bytes, above the 2 GiB (2,147,483,648 bytes) cap Apple set for uploads"))
+        if let finding = UnpackedSizeLimit.finding(total: total, limit: maxUnpackedBytes, declared: false) {
+            findings.append(finding)
         }
     }
 }

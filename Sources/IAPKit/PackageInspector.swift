@@ -32,6 +32,7 @@ public enum PackageInspector {
                                    storedSize: archive.toc.files.reduce(UInt64(0)) { $0.addingSaturated($1.data?.length ?? 0) },
                                    unpackedSize: 0, files: [], notes: [])
         var plistBytes: [UInt8]?
+        var plistPresent = false
         do {
             switch parts.shape {
             case .product:
@@ -45,9 +46,9 @@ public enum PackageInspector {
                 let encodings = Set(archive.toc.files.compactMap { $0.data?.encoding.style })
                 report.compression = encodings.map(encodingName).sorted().joined(separator: ", ")
                 report.files = archive.toc.files.compactMap(file(from:))
-                if let plist = archive.toc.files.first(where: { ContentEntry.components(of: $0.path) == ["ContentInfo.plist"] }),
-                   plist.type == .file {
-                    plistBytes = try archive.readAll(plist, maxBytes: ContentInfo.maxBytes)
+                if let plist = archive.toc.files.first(where: { ContentEntry.components(of: $0.path) == ["ContentInfo.plist"] }) {
+                    plistPresent = true
+                    plistBytes = try readContentInfo(plist, archive: archive, notes: &notes)
                 }
             }
         } catch let error as XarError {
@@ -65,7 +66,7 @@ public enum PackageInspector {
             report.productIdentifier = info?.productIdentifier
             report.contentVersion = info?.contentVersion.text
             report.extraKeys = info?.extraKeys ?? []
-        } else if parts.shape == .tree {
+        } else if parts.shape == .tree && !plistPresent {
             notes.append(.error("shape-missing-contentinfo", "ContentInfo.plist", offset: nil, "the package has no ContentInfo.plist"))
         }
         // Depth-first, names in byte order ('/' sorts before every other byte); keys made once.
@@ -77,6 +78,23 @@ public enum PackageInspector {
         report.notes = notes
         report.signatures = signatures
         return report
+    }
+
+    /// The bytes of a tree package's ContentInfo.plist; nil, with a note saying why, when it is there
+    /// but cannot be decoded (not a file, an encoding or checksum that fails).
+    private static func readContentInfo(_ plist: XarFile, archive: XarArchive, notes: inout [Finding]) throws -> [UInt8]? {
+        guard plist.type == .file else {
+            notes.append(.error("shape-contentinfo-type", "ContentInfo.plist", offset: nil,
+                                "ContentInfo.plist is a \(plist.type.xarName), not a file, so the product and version cannot be read"))
+            return nil
+        }
+        do {
+            return try archive.readAll(plist, maxBytes: ContentInfo.maxBytes)
+        } catch {
+            notes.append(.error(error.rule ?? "xar-data", "ContentInfo.plist", offset: error.offset,
+                                "ContentInfo.plist is present but could not be decoded: \(error.message); \(error.advice)"))
+            return nil
+        }
     }
 
     static func openError(_ error: XarError, path: String) -> IAPKitError {

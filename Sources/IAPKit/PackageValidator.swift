@@ -34,7 +34,7 @@ public enum PackageValidator {
         // The archive lives only inside this call unless kept: its model is freed before the rules.
         let checked: (parts: PackageParts, content: PackageContent, archive: XarArchive?, signatures: [XarSignatureCheck])
         do {
-            checked = try checkContainer(path, keepArchive: keepArchive, findings: &findings)
+            checked = try checkContainer(path, keepArchive: keepArchive, maxUnpackedBytes: options.maxUnpackedSize, findings: &findings)
         } catch let error as XarError {
             guard let rule = error.rule else { throw .system(SystemError("read", path: path, code: EIO)) }
             findings.append(.error(rule, error.entry, offset: error.offset, "\(error.message); \(error.advice)"))
@@ -52,7 +52,11 @@ public enum PackageValidator {
             info = read
             findings += plistFindings
         }
-        var contentFindings = ContentRules.check(content.entries)
+        var contentFindings = ContentRules.check(content.entries, maxUnpackedBytes: options.maxUnpackedSize)
+        if findings.contains(where: { $0.rule == "size-unpacked-limit" }) {
+            // Already refused from the declared sizes, before decoding: one finding for one fault.
+            contentFindings.removeAll { $0.rule == "size-unpacked-limit" }
+        }
         if content.incomplete {
             // The content could not be read to its end: what seems missing may only be unread.
             let unreliable: Set<String> = ["shape-missing-contentinfo", "shape-missing-contents", "hygiene-empty-contents"]
@@ -70,15 +74,15 @@ public enum PackageValidator {
     }
 
     /// Opens the container, finds its shape and checks its content (decoding every file).
-    private static func checkContainer(_ path: String, keepArchive: Bool,
+    private static func checkContainer(_ path: String, keepArchive: Bool, maxUnpackedBytes: UInt64,
                                        findings: inout [Finding]) throws -> (PackageParts, PackageContent, XarArchive?, [XarSignatureCheck]) {
         let archive = try XarArchive.open(path: path)
         findings += archive.findings
         let (parts, shapeFindings) = PackageParts.detect(archive.toc)
         findings += shapeFindings
         let content: PackageContent = switch parts.shape {
-        case .product: ProductPackageChecker.check(archive, parts: parts)
-        case .tree: TreePackageChecker.check(archive)
+        case .product: ProductPackageChecker.check(archive, parts: parts, maxUnpackedBytes: maxUnpackedBytes)
+        case .tree: TreePackageChecker.check(archive, maxUnpackedBytes: maxUnpackedBytes)
         }
         // One finding per broken range: the open already said where the data lies outside the file.
         let outside = Set(archive.findings.filter { $0.rule == "xar-data-range" }.compactMap(\.entry))
@@ -108,7 +112,7 @@ public enum PackageValidator {
                 findings += plistFindings
             }
         }
-        findings += ContentRules.check(scan.contents)
+        findings += ContentRules.check(scan.contents, maxUnpackedBytes: options.maxUnpackedSize)
         findings += expectationFindings(info, options: options)
         return ValidationReport(path: path, shape: .folder, info: info, findings: findings, strict: options.strict)
     }

@@ -6,7 +6,7 @@ import XarKit
 /// Checks a product archive: Distribution and PackageInfo readable and consistent, the Bom read,
 /// and the Payload decoded entry by entry, sniffed, and held against the Bom.
 enum ProductPackageChecker {
-    static func check(_ archive: XarArchive, parts: PackageParts) -> PackageContent {
+    static func check(_ archive: XarArchive, parts: PackageParts, maxUnpackedBytes: UInt64) -> PackageContent {
         var content = PackageContent()
         let component = (parts.componentName ?? "?") + ".pkg"
         if let distribution = parts.distribution {
@@ -39,8 +39,8 @@ enum ProductPackageChecker {
         if let payload = parts.payload, let data = payload.data {
             let declared = bom?.declaredFileBytes ?? 0
             let offset = archive.heapOffset &+ data.offset
-            if let bomb = DecompressionBombCheck.totalFinding(declared: declared, entry: payload.path)
-                ?? DecompressionBombCheck.finding(entry: payload.path, declared: declared, stored: data.length, offset: offset) {
+            if let bomb = DecompressionBombCheck.finding(entry: payload.path, declared: declared, stored: data.length, offset: offset)
+                ?? UnpackedSizeLimit.finding(total: declared, limit: maxUnpackedBytes, declared: true, entry: payload.path) {
                 content.findings.append(bomb)
                 content.incomplete = true
             } else {

@@ -4,7 +4,7 @@ import XarKit
 /// Checks a bare-tree package: every xar entry becomes a content entry, every file's data is
 /// decoded (bounded, checksummed) and sniffed for executable code.
 enum TreePackageChecker {
-    static func check(_ archive: XarArchive) -> PackageContent {
+    static func check(_ archive: XarArchive, maxUnpackedBytes: UInt64) -> PackageContent {
         var content = PackageContent()
         content.entries.reserveCapacity(archive.toc.files.count)
         // Ids matter only for hard links: index them only when there are some.
@@ -14,8 +14,11 @@ enum TreePackageChecker {
                                                  uniquingKeysWith: { first, _ in first }) : [:]
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 64)
         defer { buffer.deallocate() }
-        let declaredTotal = archive.toc.files.reduce(UInt64(0)) { $0 &+ ($1.data?.size ?? 0) }
-        let tooBig = DecompressionBombCheck.totalFinding(declared: declaredTotal, entry: nil)
+        let declaredTotal = archive.toc.files.reduce(UInt64(0)) { total, file in
+            let (sum, overflow) = total.addingReportingOverflow(file.data?.size ?? 0)
+            return overflow ? .max : sum
+        }
+        let tooBig = UnpackedSizeLimit.finding(total: declaredTotal, limit: maxUnpackedBytes, declared: true)
         for (index, file) in archive.toc.files.enumerated() {
             // Components come from the TOC's nesting and the decoded names, never from splitting a
             // path: a name is one component whatever it holds (a '/' in one is refused below).
@@ -41,9 +44,9 @@ enum TreePackageChecker {
                 content.findings.append(.error("xar-file-type", file.path, offset: entry.offset,
                     "the entry is typed '\(file.type.xarName)' but carries a <link> target; some readers (libarchive) extract it as a symlink — rebuild the package"))
             }
-            if let problem = EntryNameRules.problem(with: file.name) {
-                content.findings.append(.error("entry-name-invalid", entry,
-                    "the xar name '\(EntryNameRules.printable(file.name))' \(problem); one <name> is one path component — rename it"))
+            if let data = file.data, file.type == .directory || file.type == .symlink {
+                content.findings.append(.error("entry-data-not-file", entry,
+                    "the \(file.type.xarName) carries \(data.size) bytes of data; only files hold data, and readers disagree on what to do with these — rebuild the package"))
             }
             if entry.kind == .file, file.data == nil, entry.components == ["ContentInfo.plist"] {
                 // xar writers store an empty file without <data>; it is still the plist to judge.
@@ -64,6 +67,7 @@ enum TreePackageChecker {
             content.entries.append(entry)
         }
         if let tooBig { content.findings.append(tooBig) }
+        content.findings += LibarchiveNameCheck.findings(archive.toc, entries: content.entries)
         return content
     }
 

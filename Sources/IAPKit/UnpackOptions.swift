@@ -12,8 +12,12 @@ public struct UnpackOptions: Sendable {
     public var force: Bool
     /// Validate with warnings as errors.
     public var strict: Bool
+    /// Largest unpacked total accepted (default 2 GiB).
+    public var maxUnpackedSize: UInt64
 
-    public init(activate: Bool = true, keep: Int? = nil, allowDowngrade: Bool = false, force: Bool = false, strict: Bool = false) {
+    public init(activate: Bool = true, keep: Int? = nil, allowDowngrade: Bool = false, force: Bool = false, strict: Bool = false,
+                maxUnpackedSize: UInt64 = ContentRules.defaultMaxUnpackedBytes) {
+        self.maxUnpackedSize = maxUnpackedSize
         self.activate = activate
         self.keep = keep
         self.allowDowngrade = allowDowngrade

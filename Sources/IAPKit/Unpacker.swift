@@ -36,7 +36,7 @@ public enum Unpacker {
         guard stat(package, &st) == 0, st.st_mode & S_IFMT == S_IFREG else {
             throw IAPKitError.system(SystemError("open", path: package, code: stat(package, &st) == 0 ? EISDIR : errno))
         }
-        let outcome = try PackageValidator.validatePackage(package, size: UInt64(st.st_size), options: ValidationOptions(strict: options.strict),
+        let outcome = try PackageValidator.validatePackage(package, size: UInt64(st.st_size), options: ValidationOptions(strict: options.strict, maxUnpackedSize: options.maxUnpackedSize),
                                                            keepArchive: true)
         guard outcome.report.valid, let info = outcome.info, let archive = outcome.archive, let parts = outcome.parts else {
             throw IAPKitError.invalid(path: package, findings: outcome.report.findings)

@@ -11,11 +11,15 @@ public struct ValidationOptions: Sendable {
     public var newerThan: ContentVersion?
     /// Largest package accepted (default 2 GiB, Apple's cap).
     public var maxSize: UInt64
+    /// Largest unpacked total accepted (default 2 GiB: a device must store it).
+    public var maxUnpackedSize: UInt64
     /// Certificates a package's signature chain must lead to; empty: signatures are verified, trust not judged.
     public var trustAnchors: [X509Certificate] = []
 
     public init(strict: Bool = false, productIdentifier: String? = nil, newerThan: ContentVersion? = nil,
-                maxSize: UInt64 = PackageBuilder.maxPackageBytes) {
+                maxSize: UInt64 = PackageBuilder.maxPackageBytes,
+                maxUnpackedSize: UInt64 = ContentRules.defaultMaxUnpackedBytes) {
+        self.maxUnpackedSize = maxUnpackedSize
         self.strict = strict
         self.productIdentifier = productIdentifier
         self.newerThan = newerThan

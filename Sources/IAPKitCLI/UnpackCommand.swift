@@ -42,6 +42,9 @@ struct UnpackCommand: ParsableCommand {
     @Flag(help: "Validate with warnings as errors.")
     var strict = false
 
+    @Option(help: "Largest unpacked total accepted, in bytes (default 2 GiB).")
+    var maxUnpackedSize: UInt64 = ContentRules.defaultMaxUnpackedBytes
+
     @Flag(help: "Print a JSON document on stdout.")
     var json = false
 
@@ -61,7 +64,8 @@ struct UnpackCommand: ParsableCommand {
 
     private func execute() throws {
         let console = Console.current
-        let options = UnpackOptions(activate: !noActivate, keep: keep, allowDowngrade: allowDowngrade, force: force, strict: strict)
+        let options = UnpackOptions(activate: !noActivate, keep: keep, allowDowngrade: allowDowngrade, force: force, strict: strict,
+                                    maxUnpackedSize: maxUnpackedSize)
         var results: [UnpackReport] = []
         var failure: IAPKitError?
         for package in packages {

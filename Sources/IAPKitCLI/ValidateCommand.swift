@@ -51,6 +51,9 @@ struct ValidateCommand: ParsableCommand {
     @Option(help: "Largest package accepted, in bytes (Apple's cap is 2 GiB).")
     var maxSize: UInt64 = PackageBuilder.maxPackageBytes
 
+    @Option(help: "Largest unpacked total accepted, in bytes (default 2 GiB: a device must store it). A server that accepts more raises it.")
+    var maxUnpackedSize: UInt64 = ContentRules.defaultMaxUnpackedBytes
+
     @Option(help: ArgumentHelp("A PEM certificate every package's signature chain must lead to; unsigned packages then fail.",
                                valueName: "pem-file"))
     var trustAnchor: String?
@@ -73,7 +76,8 @@ struct ValidateCommand: ParsableCommand {
 
     private func execute() throws {
         let console = Console.current
-        var options = ValidationOptions(strict: strict, productIdentifier: productId, maxSize: maxSize)
+        var options = ValidationOptions(strict: strict, productIdentifier: productId, maxSize: maxSize,
+                                        maxUnpackedSize: maxUnpackedSize)
         if let newerThan { options.newerThan = try Self.resolveVersion(newerThan) }
         if let trustAnchor { options.trustAnchors = try Self.loadTrustAnchors(trustAnchor) }
         var reports: [ValidationReport] = []

@@ -103,9 +103,9 @@ struct HeapChecker {
             }
         }
         if let firstMD5File {
-            let others = md5Files > 1 ? " and \(md5Files - 1) more" : ""
+            let others = md5Files > 1 ? " and \(md5Files - 1) more are" : " is"
             findings.append(.xarWarning("xar-checksum-md5", entry: firstMD5File,
-                "this file\(others) is checked with MD5, which is broken: the bytes could be altered unseen; rebuild with SHA-1 or better"))
+                "this file\(others) checked with MD5, which is broken: the bytes could be altered unseen; rebuild with SHA-1 or better"))
         }
     }
 

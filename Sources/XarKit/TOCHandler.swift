@@ -354,6 +354,8 @@ final class TOCHandler: XMLEventHandler {
             // Invalid UTF-8 becomes U+FFFD here, which the name rules refuse as invalid UTF-8.
             name = String(decoding: bytes, as: UTF8.self)
             stored = String(text.unicodeScalars.filter { !" \t\r\n".unicodeScalars.contains($0) })
+            let libarchive = Self.libarchiveReading(ofBase64: text)
+            if libarchive != name { toc.files[index].libarchiveName = libarchive }
         case let other?:
             note(index, .xarError("xar-name-encoding", "the <name> has enctype=\"\(other.prefix(80))\"; xar defines only base64, so readers would disagree on this name"))
             stored = text
@@ -367,6 +369,16 @@ final class TOCHandler: XMLEventHandler {
         if first != name {
             note(index, .xarError("xar-file-name", "the file has two different names, \"\(first.prefix(120))\" and \"\(name.prefix(120))\"; readers would disagree on which one it is"))
         }
+    }
+
+    /// The name libarchive 3.x extracts from a base64 `<name>`: it decodes only up to the first byte
+    /// outside the base64 alphabet, so a name wrapped by libxml2 (over 54 bytes) loses its tail.
+    static func libarchiveReading(ofBase64 text: String) -> String {
+        let alphabet = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+        var prefix = Array(text.utf8.prefix { alphabet.contains($0) })
+        if prefix.count % 4 == 1 { prefix.removeLast() }
+        while prefix.count % 4 != 0 { prefix.append(UInt8(ascii: "=")) }
+        return String(decoding: Base64.decode(String(decoding: prefix, as: UTF8.self)) ?? [], as: UTF8.self)
     }
 
     private func number(_ what: String, _ index: Int?) -> UInt64? {

@@ -137,6 +137,9 @@ public struct XarFile: Equatable, Sendable {
     public var name: String
     /// The `<name>` text as stored, when it differs from ``name`` (an `enctype="base64"` name); nil otherwise.
     public var storedName: String?
+    /// The name libarchive 3.x (bsdtar) extracts, only where it differs from ``name``: it stops a
+    /// base64 name at its first line break, so names over 54 bytes lose their tail there.
+    public var libarchiveName: String?
     /// The full path inside the archive: parent directories' decoded names joined with `/`.
     public var path: String
     /// Index in `XarTOC.files` of the enclosing `<file>`, nil at the top level.

@@ -79,11 +79,12 @@ import Testing
         try Validate.expectError(over, "size-package-limit")
     }
 
-    @Test func unpackedTotalOverTheCapWarns() throws {
+    @Test func unpackedTotalOverTheCapIsAnError() throws {
         let folder = try scratch.contentFolder("sparse")
         try scratch.write("sparse/Contents/big.bin", "")
         try FileHandle(forWritingAtPath: folder + "/Contents/big.bin").map { try $0.truncate(atOffset: 2_147_483_649); try $0.close() }
-        try Validate.expectWarning(folder, "size-unpacked-limit")
+        try Validate.expectError(folder, "size-unpacked-limit")
+        try Validate.expectPasses(folder, without: "size-unpacked-limit", extra: ["--max-unpacked-size", "3000000000"])
     }
 
     @Test func usageErrors() throws {

@@ -19,7 +19,9 @@ import Testing
             .encodedFile("🎉.txt", text: "party\n"), .encodedFile("файл.txt", text: "file\n"),
             .encodedFile(long, text: "long\n"), .file("plain.txt", text: "plain\n"),
         ])
-        try Validate.expectClean(path)
+        // The 79-byte name is wrapped: bsdtar would extract it cut short, and the gate says so.
+        let run = try Validate.expectWarning(path, "xar-name-wrapped")
+        #expect(run.findings.map(\.rule) == ["xar-name-wrapped"], "\(run.dump)")
         let inspect = try Harness.run(["iapkg", "inspect", path])
         #expect(inspect.status == 0)
         for name in ["Contents/日本/データ.txt", "Contents/🎉.txt", "Contents/файл.txt", "Contents/" + long] {
@@ -33,6 +35,30 @@ import Testing
         #expect(try String(contentsOfFile: version + "日本/データ.txt", encoding: .utf8) == "data\n")
         #expect(try String(contentsOfFile: version + long, encoding: .utf8) == "long\n")
         #expect(FileManager.default.fileExists(atPath: version + "🎉.txt"))
+    }
+
+    @Test func namesBsdtarWouldCutOntoAnotherEntryAreRefused() throws {
+        let stem = String(repeating: "あ", count: 18)  // 54 bytes: bsdtar keeps exactly these
+        let path = try tree("cut-collide", [.encodedFile(stem, text: "first"), .encodedFile(stem + "-evil.txt", text: "second")])
+        let run = try Validate.expectError(path, "entry-reader-collision")
+        #expect(run.findings.contains { $0.rule == "entry-reader-collision" && $0.entry == "Contents/\(stem)-evil.txt" }, "\(run.dump)")
+    }
+
+    /// A package bsdtar itself wrote from non-ASCII names: read, judged and unpacked with the same
+    /// names and bytes as the folder it came from.
+    @Test func bsdtarRoundTripWithNonASCIINames() throws {
+        let files = ["Contents/日本/データ.txt": "data\n", "Contents/🎉.txt": "party\n", "Contents/файл.txt": "file\n",
+                     "Contents/café.txt": "latin-1 stays plain\n", "Contents/" + String(repeating: "長", count: 25) + ".txt": "long\n"]
+        let folder = try scratch.contentFolder("bsdtar-src", files: files)
+        let package = scratch.at("bsdtar-names.pkg")
+        let made = try Harness.run(["bsdtar", "--format", "xar", "-cf", package, "-C", folder, "ContentInfo.plist", "Contents"])
+        #expect(made.status == 0, "\(made.stderr)")
+        let run = try Validate.expectWarning(package, "xar-name-wrapped")
+        #expect(Set(run.findings.map(\.rule)) == ["xar-name-wrapped"], "\(run.dump)")
+        let root = scratch.at("bsdtar-root")
+        let unpack = try Harness.run(["iapkg", "unpack", package, "--into", root])
+        #expect(unpack.status == 0, "\(unpack.stderr)")
+        #expect(try scratch.snapshot("bsdtar-root/com.example.test/1.0") == scratch.snapshot("bsdtar-src"))
     }
 
     @Test func encodedTraversalIsRefused() throws {

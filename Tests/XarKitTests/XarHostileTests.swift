@@ -207,16 +207,28 @@ import Testing
         #expect(overflow.errorRules == ["xar-data-range"])
     }
 
-    @Test func twoFilesSharingARangeIsAFinding() throws {
+    @Test func identicalFilesSharingARangeAreOneDataStream() throws {
         let content = Array("same bytes".utf8)
         var fixture = XarFixture()
         fixture.files = [FixtureFile(name: "a", content: content, encoding: "application/octet-stream"),
                          FixtureFile(name: "b", content: content, encoding: "application/octet-stream")]
         fixture.editTOC = { $0.replacingFirst("<offset>30</offset>", with: "<offset>20</offset>") }
         let archive = try directory.open(fixture)
+        #expect(archive.errorRules == [])
+        #expect(archive.sharedData == [1: 0])
+        #expect(archive.warningRules == ["xar-heap-unreferenced"])
+        #expect(try archive.readAll(archive.toc.files[1], maxBytes: 100) == content)
+    }
+
+    @Test func filesSharingARangeButNotTheirBytesIsAFinding() throws {
+        var fixture = XarFixture()
+        fixture.files = [FixtureFile(name: "a", content: Array("same bytes".utf8), encoding: "application/octet-stream"),
+                         FixtureFile(name: "b", content: Array("other byte".utf8), encoding: "application/octet-stream")]
+        fixture.editTOC = { $0.replacingFirst("<offset>30</offset>", with: "<offset>20</offset>") }
+        let archive = try directory.open(fixture)
         #expect(archive.errorRules == ["xar-data-overlap"])
         #expect(archive.findings.first { $0.rule == "xar-data-overlap" }?.entry == "b")
-        #expect(archive.warningRules == ["xar-heap-unreferenced"])
+        #expect(archive.sharedData.isEmpty)
     }
 
     @Test func dataOverlappingTheTOCDigestIsAFinding() throws {

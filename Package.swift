@@ -39,7 +39,7 @@ let package = Package(
         .target(name: "IAPKit", dependencies: ["IAPCore", "XMLKit", "XarKit", "BomKit", "PayloadKit"]),
         // Commands, options, text/JSON/JUnit rendering, exit codes.
         .target(name: "IAPKitCLI", dependencies: [
-            "IAPKit", "XMLKit",
+            "IAPKit", "XMLKit", "XarKit",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "iapkg", dependencies: ["IAPKitCLI"]),

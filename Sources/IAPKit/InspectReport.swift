@@ -1,4 +1,5 @@
 import IAPCore
+import XarKit
 
 /// What `iapkg inspect` tells about a package, read from the TOC and the Bom without unpacking.
 public struct InspectReport: Codable, Sendable {
@@ -37,4 +38,6 @@ public struct InspectReport: Codable, Sendable {
     public var files: [File]
     /// Problems noticed while reading (inspect is not a validator: run iapkg validate).
     public var notes: [Finding]
+    /// The TOC's signatures and their certificate chains; absent when the package is unsigned.
+    public var signatures: [XarSignatureCheck]? = nil
 }

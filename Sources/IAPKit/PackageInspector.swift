@@ -24,6 +24,7 @@ public enum PackageInspector {
         }
         let (parts, shapeFindings) = PackageParts.detect(archive.toc)
         var notes = archive.findings + shapeFindings
+        let signatures = archive.signatureChecks.isEmpty ? nil : archive.signatureChecks
         var report = InspectReport(path: path, shape: parts.shape, productIdentifier: nil, contentVersion: nil, extraKeys: [],
                                    componentName: parts.componentName,
                                    checksumAlgorithm: archive.toc.checksum?.style ?? "none", compression: "",
@@ -75,6 +76,7 @@ public enum PackageInspector {
         report.fileCount = report.files.count
         report.unpackedSize = report.files.reduce(UInt64(0)) { $0.addingSaturated($1.type == .file ? $1.size : 0) }
         report.notes = notes
+        report.signatures = signatures
         return report
     }
 

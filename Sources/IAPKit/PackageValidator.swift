@@ -32,7 +32,7 @@ public enum PackageValidator {
                                 keepArchive: Bool = false) throws(IAPKitError) -> PackageOutcome {
         var findings = sizeFindings(path, size: size, options: options)
         // The archive lives only inside this call unless kept: its model is freed before the rules.
-        let checked: (parts: PackageParts, content: PackageContent, archive: XarArchive?)
+        let checked: (parts: PackageParts, content: PackageContent, archive: XarArchive?, signatures: [XarSignatureCheck])
         do {
             checked = try checkContainer(path, keepArchive: keepArchive, maxUnpackedBytes: options.maxUnpackedSize, findings: &findings)
         } catch let error as XarError {
@@ -43,7 +43,9 @@ public enum PackageValidator {
         } catch {
             throw .failed("\(error)")
         }
-        let (parts, content, kept) = checked
+        let (parts, content, kept, signatureChecks) = checked
+        var signatures = signatureChecks
+        findings += SignatureTrust.judge(&signatures, anchors: options.trustAnchors)
         var info: ContentInfo?
         if let plist = content.contentInfo {
             let (read, plistFindings) = ContentInfo.read(plist)
@@ -67,13 +69,13 @@ public enum PackageValidator {
                 "ContentInfo.plist could not be read from the package, so the product and version are unknown; rebuild the package with iapkg build"))
         }
         let report = ValidationReport(path: path, shape: parts.shape == .product ? .product : .tree, info: info,
-                                      findings: findings, strict: options.strict)
+                                      findings: findings, strict: options.strict, signatures: signatures.isEmpty ? nil : signatures)
         return PackageOutcome(report: report, info: info, parts: parts, archive: kept, entries: content.entries)
     }
 
     /// Opens the container, finds its shape and checks its content (decoding every file).
     private static func checkContainer(_ path: String, keepArchive: Bool, maxUnpackedBytes: UInt64,
-                                       findings: inout [Finding]) throws -> (PackageParts, PackageContent, XarArchive?) {
+                                       findings: inout [Finding]) throws -> (PackageParts, PackageContent, XarArchive?, [XarSignatureCheck]) {
         let archive = try XarArchive.open(path: path)
         findings += archive.findings
         let (parts, shapeFindings) = PackageParts.detect(archive.toc)
@@ -85,7 +87,7 @@ public enum PackageValidator {
         // One finding per broken range: the open already said where the data lies outside the file.
         let outside = Set(archive.findings.filter { $0.rule == "xar-data-range" }.compactMap(\.entry))
         findings += content.findings.filter { !($0.rule == "xar-data-range" && $0.entry.map(outside.contains) == true) }
-        return (parts, content, keepArchive ? archive : nil)
+        return (parts, content, keepArchive ? archive : nil, archive.signatureChecks)
     }
 
     static func validateFolder(_ path: String, options: ValidationOptions) throws(IAPKitError) -> ValidationReport {

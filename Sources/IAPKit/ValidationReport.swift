@@ -1,4 +1,5 @@
 import IAPCore
+import XarKit
 
 /// How strictly, and against what, `PackageValidator` judges.
 public struct ValidationOptions: Sendable {
@@ -12,6 +13,8 @@ public struct ValidationOptions: Sendable {
     public var maxSize: UInt64
     /// Largest unpacked total accepted (default 2 GiB: a device must store it).
     public var maxUnpackedSize: UInt64
+    /// Certificates a package's signature chain must lead to; empty: signatures are verified, trust not judged.
+    public var trustAnchors: [X509Certificate] = []
 
     public init(strict: Bool = false, productIdentifier: String? = nil, newerThan: ContentVersion? = nil,
                 maxSize: UInt64 = PackageBuilder.maxPackageBytes,
@@ -40,9 +43,12 @@ public struct ValidationReport: Codable, Sendable {
     public var errors: Int
     public var warnings: Int
     public var findings: [Finding]
+    /// The package's signatures: whether each verifies, its chain, trust; absent when unsigned.
+    public var signatures: [XarSignatureCheck]?
 
     /// Assembles a report; with `strict`, warnings become errors.
-    init(path: String, shape: Kind?, info: ContentInfo?, findings: [Finding], strict: Bool) {
+    init(path: String, shape: Kind?, info: ContentInfo?, findings: [Finding], strict: Bool,
+         signatures: [XarSignatureCheck]? = nil) {
         var all = findings
         if strict {
             for i in all.indices where all[i].severity == .warning { all[i].severity = .error }
@@ -55,5 +61,6 @@ public struct ValidationReport: Codable, Sendable {
         self.warnings = all.filter { $0.severity == .warning }.count
         self.valid = errors == 0
         self.findings = all
+        self.signatures = signatures
     }
 }

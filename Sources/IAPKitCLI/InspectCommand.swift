@@ -10,6 +10,7 @@ struct InspectCommand: ParsableCommand {
         Reads the table of contents and the Bom only (and the first entries of the Payload, to reach
         ContentInfo.plist), so it takes milliseconds whatever the package's size. Both shapes are
         read: 'product' (as productbuild --content makes) and 'tree' (as bsdtar --format xar makes).
+        A signed package also shows each signature, whether it verifies, and its certificate chain.
         inspect is not a validator; use 'iapkg validate' to check every rule.
 
         Examples:
@@ -58,6 +59,7 @@ enum InspectText {
         row("package", "\(report.packageSize) bytes")
         row("stored", "\(report.storedSize) bytes")
         row("unpacked", "\(report.unpackedSize) bytes")
+        lines += SignatureText.chain(report.signatures ?? [])
         lines.append("")
         let sizeWidth = max(4, report.files.map { String($0.size).utf8.count }.max() ?? 0)
         lines.append("  TYPE  MODE  " + "SIZE".leftPadded(sizeWidth) + "  PATH")

@@ -19,6 +19,7 @@ struct ValidateCommand: ParsableCommand {
         finding reported (rule id, entry, byte offset, what to do) before the verdict. The data of
         every file is decoded and checked: checksums, sizes, executable code by its bytes, and for
         product archives the Bom against the Payload. Warnings do not fail the run unless --strict.
+        Signatures are verified; with --trust-anchor their chains must also lead to that certificate.
 
         Exit status: 0 all valid; 1 at least one invalid; 2 an input could not be read; 64 usage.
         When GITHUB_ACTIONS=true, findings are also printed as workflow annotations.
@@ -53,6 +54,10 @@ struct ValidateCommand: ParsableCommand {
     @Option(help: "Largest unpacked total accepted, in bytes (default 2 GiB: a device must store it). A server that accepts more raises it.")
     var maxUnpackedSize: UInt64 = ContentRules.defaultMaxUnpackedBytes
 
+    @Option(help: ArgumentHelp("A PEM certificate every package's signature chain must lead to; unsigned packages then fail.",
+                               valueName: "pem-file"))
+    var trustAnchor: String?
+
     func validate() throws {
         if let productId, let problem = ProductIdentifier.problem(with: productId) {
             throw ValidationError("--product-id '\(productId)' is not a valid product identifier: \(problem)")
@@ -74,6 +79,7 @@ struct ValidateCommand: ParsableCommand {
         var options = ValidationOptions(strict: strict, productIdentifier: productId, maxSize: maxSize,
                                         maxUnpackedSize: maxUnpackedSize)
         if let newerThan { options.newerThan = try Self.resolveVersion(newerThan) }
+        if let trustAnchor { options.trustAnchors = try Self.loadTrustAnchors(trustAnchor) }
         var reports: [ValidationReport] = []
         var unreadable: [(path: String, message: String)] = []
         for path in paths {
@@ -100,6 +106,18 @@ struct ValidateCommand: ParsableCommand {
     /// Text that names a file rather than a mistyped version.
     static func looksLikePath(_ text: String) -> Bool {
         text.contains("/") || text.lowercased().hasSuffix(".pkg") || FileManager.default.fileExists(atPath: text)
+    }
+
+    /// The certificates of a PEM file: unreadable is exit 2, not a PEM certificate a usage error.
+    static func loadTrustAnchors(_ path: String) throws -> [X509Certificate] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw IAPKitError.system(SystemError("read --trust-anchor", path: path))
+        }
+        do {
+            return try X509Certificate.certificates(pem: [UInt8](data))
+        } catch {
+            throw ValidationError("--trust-anchor \(path): \(error.message); give a PEM certificate (-----BEGIN CERTIFICATE-----)")
+        }
     }
 
     /// A version given as text, or read from a package or content folder.
@@ -142,6 +160,7 @@ struct ValidationOutput {
     func writeText(to console: Console) {
         for report in reports {
             for finding in report.findings { console.out(FindingText.line(finding, path: report.path, console: console, on: .out)) }
+            for line in SignatureText.summary(report.signatures ?? [], path: report.path) { console.out(line) }
             let what = [report.shape?.rawValue, report.productIdentifier, report.contentVersion].compactMap { $0 }.joined(separator: " ")
             let verdict = report.valid ? console.styled("valid", "32", on: .out) : console.styled("invalid", "1;31", on: .out)
             console.out("\(report.path): \(verdict) (\(what.isEmpty ? "unreadable content" : what); \(report.errors) error\(report.errors == 1 ? "" : "s"), \(report.warnings) warning\(report.warnings == 1 ? "" : "s"))")
@@ -164,7 +183,7 @@ struct ValidationOutput {
             xml += "    <testcase classname=\"iapkg.validate\" name=\"\(escape(report.path))\">\n"
             let lines = report.findings.map { finding in
                 finding.severity.rawValue + FindingText.body(finding)
-            }
+            } + SignatureText.summary(report.signatures ?? [], path: report.path)
             if !report.valid {
                 xml += "      <failure type=\"invalid\" message=\"\(report.errors) error\(report.errors == 1 ? "" : "s")\">\(escape(lines.joined(separator: "\n")))</failure>\n"
             } else if !lines.isEmpty {

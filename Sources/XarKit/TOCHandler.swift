@@ -13,7 +13,7 @@ struct ExtraHeapRange {
 final class TOCHandler: XMLEventHandler {
     /// Where the parse stands: what each open element means to xar.
     private enum Node {
-        case xar, toc, tocChecksum, signature, file, data, ea, ignored
+        case xar, toc, tocChecksum, signature, keyInfo, file, data, ea, ignored
         case leaf(Leaf)
     }
 
@@ -22,7 +22,7 @@ final class TOCHandler: XMLEventHandler {
         case tocChecksumOffset, tocChecksumSize, creationTime, signatureOffset, signatureSize
         case name, type, mode, uid, gid, user, group, mtime, link
         case dataOffset, dataLength, dataSize, archivedChecksum, extractedChecksum
-        case eaOffset, eaLength
+        case eaOffset, eaLength, certificate
     }
 
     /// The state of one open `<file>`.
@@ -56,6 +56,7 @@ final class TOCHandler: XMLEventHandler {
     private var signatureOffset: UInt64?
     private var signatureSize: UInt64?
     private var signatureName = ""
+    private var signature = XarSignature(element: "", style: "")
     private var leafStyle: String?
     /// The `enctype` attribute of the `<name>` being read.
     private var nameEncoding: String?
@@ -127,6 +128,9 @@ final class TOCHandler: XMLEventHandler {
             if let offset = signatureOffset, let size = signatureSize {
                 extraRanges.append(ExtraHeapRange(offset: offset, length: size, fileIndex: nil, what: signatureName))
             }
+            signature.offset = signatureOffset
+            signature.size = signatureSize
+            toc.signatures.append(signature)
         default: break
         }
     }
@@ -157,6 +161,7 @@ final class TOCHandler: XMLEventHandler {
                 signatureName = name
                 signatureOffset = nil
                 signatureSize = nil
+                signature = XarSignature(element: name, style: attribute("style") ?? "", line: line)
                 return .signature
             case "file": return try openFile(parent: nil, attributes: attributes, line: line)
             default: return .ignored
@@ -172,6 +177,13 @@ final class TOCHandler: XMLEventHandler {
             switch name {
             case "offset": return .leaf(.signatureOffset)
             case "size": return .leaf(.signatureSize)
+            case "KeyInfo": return .keyInfo
+            default: return .ignored
+            }
+        case .keyInfo:
+            switch name {
+            case "X509Data": return .keyInfo
+            case "X509Certificate": return .leaf(.certificate)
             default: return .ignored
             }
         case .file:
@@ -284,6 +296,7 @@ final class TOCHandler: XMLEventHandler {
         case .tocChecksumSize: toc.checksum?.size = number("TOC checksum <size>", nil)
         case .signatureOffset: signatureOffset = number("<\(signatureName)> <offset>", nil)
         case .signatureSize: signatureSize = number("<\(signatureName)> <size>", nil)
+        case .certificate: signature.certificateTexts.append(text)
         case .eaOffset: eaOffset = number("<ea> <offset>", index)
         case .eaLength: eaLength = number("<ea> <length>", index)
         case .dataOffset: dataFrame.offset = number("<data> <offset>", index)

@@ -20,10 +20,12 @@ public final class XarArchive: @unchecked Sendable {
     /// `xar --coalesce-heap` writes): file index → index of the first file with that range.
     /// Decode the first one; the others hold the same bytes.
     public let sharedData: [Int: Int]
+    /// What checking each TOC signature found, in TOC order (empty when unsigned).
+    public let signatureChecks: [XarSignatureCheck]
     let descriptor: FileDescriptor
 
     private init(path: String, fileSize: UInt64, header: XarHeader, toc: XarTOC, findings: [Finding],
-                 limits: XarLimits, sharedData: [Int: Int], descriptor: FileDescriptor) {
+                 limits: XarLimits, sharedData: [Int: Int], descriptor: FileDescriptor, signatureChecks: [XarSignatureCheck]) {
         self.sharedData = sharedData
         self.path = path
         self.fileSize = fileSize
@@ -33,6 +35,7 @@ public final class XarArchive: @unchecked Sendable {
         self.findings = findings
         self.limits = limits
         self.descriptor = descriptor
+        self.signatureChecks = signatureChecks
     }
 
     /// Opens and checks the archive at `path`; throws when it is not a readable xar at all.
@@ -55,13 +58,17 @@ public final class XarArchive: @unchecked Sendable {
         checker.checkFiles()
         checker.checkRanges(extra: result.extraRanges, descriptor: descriptor)
         findings += checker.findings
+        let signing = XarSignatureVerifier.verify(result.toc.signatures, digest: result.compressedDigest,
+                                                  algorithm: header.checksumAlgorithm,
+                                                  heap: .init(descriptor: descriptor, heapOffset: checker.heapOffset, fileSize: fileSize))
+        findings += signing.findings
         if findings.count > limits.maxFindings {
             let dropped = findings.count - limits.maxFindings
             findings.removeLast(dropped)
             findings.append(.xarError("xar-toc-xml", "\(dropped) more findings were not listed"))
         }
         return XarArchive(path: path, fileSize: fileSize, header: header, toc: result.toc, findings: findings,
-                          limits: limits, sharedData: checker.sharedData, descriptor: descriptor)
+                          limits: limits, sharedData: checker.sharedData, descriptor: descriptor, signatureChecks: signing.checks)
     }
 
     private static func checkHeader(_ bytes: [UInt8], fileSize: UInt64, limits: XarLimits,

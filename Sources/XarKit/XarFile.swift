@@ -217,6 +217,8 @@ public struct XarTOC: Equatable, Sendable {
     public var hasXSignature: Bool
     /// Every `<file>`, parents before their children (document order).
     public var files: [XarFile]
+    /// Every `<signature>` and `<x-signature>`, in document order.
+    public var signatures: [XarSignature] = []
 
     /// A TOC with every field given.
     public init(checksum: XarTOCChecksum?, checksumCount: Int, creationTime: String?, hasSignature: Bool,

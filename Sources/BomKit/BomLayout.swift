@@ -30,6 +30,8 @@ enum BomLayout {
     static let shortestRecordSize = 23
     /// An older record that ends right after its checksum.
     static let recordChecksumEnd = 27
+    /// Most architectures an older Mach-O file record lists (a fat header allows far fewer in practice).
+    static let maxArchitectures: UInt32 = 64
     /// The record's "architecture" field for ordinary (non-Mach-O) entries.
     static let ordinaryArchitecture: UInt16 = 15
 

@@ -9,7 +9,9 @@
 /// (go-macos-pkg docs/formats/bom.md). Older tools (PackageMaker, 2011) ended a record as soon as
 /// its fields were used up: a directory after the byte at 22 (23 bytes: no checksum, no link
 /// length), a file after its checksum (27 bytes). Those two shorter shapes are read too; a symlink
-/// always needs the link length.
+/// always needs the link length. Their record of a Mach-O file goes on after the checksum with a
+/// byte 1, an architecture count n and n × (cputype, subtype, size, checksum), 32 + 16n bytes in all;
+/// a 1 there can never start the newer layout's link length, which is 0 for every file.
 struct PathRecord: Equatable {
     var kind: BomEntry.Kind
     var mode: UInt16
@@ -79,6 +81,10 @@ struct PathRecord: Equatable {
             size32: u32(18), checksumOrDevice: hasChecksum ? u32(23) : 0, linkTarget: nil)
         if !hasLinkLength && kind == .symlink {
             throw .blockTooShort(index: block, holding: "a symlink record", length: bytes.count, minimum: BomLayout.recordFixedSize)
+        }
+        if kind == .file, bytes.count > BomLayout.recordFixedSize, bytes[base + 27] == 1,
+           (1...BomLayout.maxArchitectures).contains(u32(28)), bytes.count == 32 + 16 * Int(u32(28)) {
+            return record
         }
         let linkLength = hasLinkLength ? u32(27) : 0
         if kind == .symlink {

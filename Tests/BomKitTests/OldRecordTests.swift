@@ -56,6 +56,23 @@ import Testing
         }
     }
 
+    @Test func universalBinaryRecordsRead() throws {
+        // After the checksum: 1, the architecture count, then cputype, subtype, size, checksum each.
+        let arch = [UInt8](be32(0x12) + be32(10) + be32(0xa560) + be32(0x6eb9_ef5a)) + be32(7) + be32(3) + be32(0xb3e0) + be32(0xa7ca_71c6)
+        var macho = Self.record(type: 1, mode: 0o100755, size: 0x21d00, checksum: 0x243c_397d, length: 27) + [1] + be32(2) + arch
+        macho[2] = 0x20
+        let bytes = try Self.bom([(1, 0, ".", Self.record(type: 2, mode: 0o40755, length: 23)), (2, 1, "lib", macho)])
+        let entries = try BomReader.read(bytes)
+        #expect(entries.last?.checksum == 0x243c_397d)
+        #expect(entries.last?.size == 0x21d00)
+
+        // One byte short of its architectures: read as the newer layout, whose link length it breaks.
+        let cut = try Self.bom([(1, 0, ".", Self.record(type: 2, mode: 0o40755, length: 23)), (2, 1, "lib", Array(macho.dropLast()))])
+        #expect(throws: BomError.badRecord(block: 5, reason: "link target length 16777216 on a file")) {
+            try BomReader.read(cut)
+        }
+    }
+
     @Test func aSymlinkNeedsItsLinkLength() throws {
         let bytes = try Self.bom([
             (1, 0, ".", Self.record(type: 2, mode: 0o40755, length: 23)),

@@ -60,19 +60,24 @@ enum ProductPackageChecker {
         do {
             let stream = try archive.dataStream(for: payload)
             let reader = try PayloadReader(maxDecodedBytes: cap) { target in try stream.read(into: target) }
+            // newc sends a hard-link set's data with its last link; the earlier ones say size 0.
+            // Their Bom size and checksum are held against the link that carries the data.
+            var deferred: [String: BomIndex.Record] = [:]
             while let item = try reader.nextEntry() {
                 if item.path != "." && !item.path.hasPrefix("./") {
                     content.findings.append(.error("shape-payload-prefix", item.path,
                         "a Payload path must start with './' (found '\(item.path)'); the package was not made by pkgbuild or iapkg"))
                 }
+                // A hard link's own bytes are what an extractor writes through it: judge them too.
+                let carriesData = item.kind == .file || item.kind == .hardlink
                 var entry = ContentEntry(rawPath: item.path, kind: ContentEntry.Kind(item.kind), permissions: item.mode & 0o7777,
-                                         size: item.kind == .file ? item.size : 0, linkTarget: item.linkTarget,
+                                         size: carriesData ? item.size : 0, linkTarget: item.linkTarget,
                                          hardlinkTarget: item.hardlinkTarget)
                 var sniffer = ExecutableSniffer(fileSize: item.size)
                 var checksum = BomChecksum()
                 let isPlist = entry.components == ["ContentInfo.plist"]
                 var plist: [UInt8] = []
-                if item.kind == .file {
+                if carriesData {
                     while true {
                         let n = try reader.readData(into: buffer)
                         if n == 0 { break }
@@ -86,9 +91,28 @@ enum ProductPackageChecker {
                 }
                 if bom != nil {
                     let record = bom?.take(item.path)
-                    compare(item, entry: entry, checksum: item.kind == .file ? checksum.finalize() : nil, with: record, into: &content)
+                    let sum = item.kind == .file || (item.kind == .hardlink && item.size > 0) ? checksum.finalize() : nil
+                    if let record, item.kind == .file, item.nlink > 1, item.size == 0, record.size > 0 {
+                        deferred[item.path] = record
+                        compare(item, entry: entry, checksum: nil, with: record, sizeDeferred: true, into: &content)
+                    } else {
+                        compare(item, entry: entry, checksum: sum, with: record, into: &content)
+                    }
+                    if item.kind == .hardlink, item.size > 0, let target = item.hardlinkTarget, let first = deferred.removeValue(forKey: target) {
+                        var differences: [String] = []
+                        if first.size != item.size { differences.append("size (Bom: \(first.size), Payload: \(item.size))") }
+                        if let sum, first.checksum != sum { differences.append("checksum (Bom: \(first.checksum), Payload: \(sum))") }
+                        if !differences.isEmpty {
+                            content.findings.append(.error("shape-bom-mismatch", target,
+                                "the Bom and the data its hard link '\(item.path)' carries disagree on " + differences.joined(separator: ", ") + "; rebuild the package"))
+                        }
+                    }
                 }
                 content.entries.append(entry)
+            }
+            for (path, record) in deferred.sorted(by: { $0.key < $1.key }) {
+                content.findings.append(.error("shape-bom-mismatch", path,
+                    "the Bom and the Payload disagree on size (Bom: \(record.size), Payload: 0, and no later link of its hard-link set carries data); rebuild the package"))
             }
         } catch let error as XarError {
             content.incomplete = true
@@ -117,8 +141,10 @@ enum ProductPackageChecker {
         }
     }
 
+    /// Reports where the Bom's record and the Payload's entry differ; `sizeDeferred` leaves size and
+    /// checksum to the link that carries the data.
     private static func compare(_ item: PayloadEntry, entry: ContentEntry, checksum: UInt32?, with record: BomIndex.Record?,
-                                into content: inout PackageContent) {
+                                sizeDeferred: Bool = false, into content: inout PackageContent) {
         guard let record else {
             content.findings.append(.error("shape-bom-mismatch", item.path, "the Payload holds '\(item.path)', which the Bom does not list"))
             return
@@ -130,7 +156,8 @@ enum ProductPackageChecker {
         default: false
         }
         if !kindMatches { differences.append("type (Bom: \(record.kind), Payload: \(entry.kind.name))") }
-        if item.kind == .file, record.size != item.size { differences.append("size (Bom: \(record.size), Payload: \(item.size))") }
+        let sized = (item.kind == .file || (item.kind == .hardlink && item.size > 0)) && !sizeDeferred
+        if sized, record.size != item.size { differences.append("size (Bom: \(record.size), Payload: \(item.size))") }
         if let checksum, record.kind == .file, record.checksum != checksum {
             differences.append("checksum (Bom: \(record.checksum), Payload: \(checksum))")
         }

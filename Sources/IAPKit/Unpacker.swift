@@ -144,7 +144,7 @@ public enum Unpacker {
                 let entry = entries[index]
                 index += 1
                 if entry.components.isEmpty { continue }
-                if entry.kind == .file {
+                if entry.kind == .file || (entry.kind == .hardlink && entry.size > 0) {
                     try writer.write(entry) { buffer in try reader.readData(into: buffer) }
                 } else {
                     try writer.write(entry, read: nil)

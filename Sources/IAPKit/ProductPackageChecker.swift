@@ -16,13 +16,22 @@ enum ProductPackageChecker {
                     content.findings.append(.error("shape-distribution", "Distribution",
                         "the Distribution does not reference #\(component) (it names \(refs.isEmpty ? "nothing" : refs.joined(separator: ", ")))"))
                 }
+                let others = Set(refs).subtracting([component]).sorted()
+                if refs.contains(component) && !others.isEmpty {
+                    content.findings.append(.error("shape-distribution", "Distribution",
+                        "the Distribution also references \(others.map { "#" + $0 }.joined(separator: ", ")); hosted content has a single component — rebuild the package"))
+                }
             } catch {
                 content.findings.append(finding(error, rule: "shape-distribution", entry: "Distribution"))
             }
         }
         if let packageInfo = parts.packageInfo {
             do {
-                _ = try ProductArchiveDocuments.readPackageInfo(try archive.readAll(packageInfo, maxBytes: 1 << 20))
+                let summary = try ProductArchiveDocuments.readPackageInfo(try archive.readAll(packageInfo, maxBytes: 1 << 20))
+                if !summary.scripts.isEmpty {
+                    content.findings.append(.error("shape-packageinfo", packageInfo.path,
+                        "the PackageInfo declares install scripts (\(summary.scripts.joined(separator: ", "))); hosted content runs no scripts — rebuild the package without them"))
+                }
             } catch {
                 content.findings.append(finding(error, rule: "shape-packageinfo", entry: packageInfo.path))
             }

@@ -53,7 +53,7 @@ enum ProductPackageChecker {
                 content.findings.append(bomb)
                 content.incomplete = true
             } else {
-                let headers = UInt64(bom?.count ?? 0) * (76 + 1026) + (1 << 20)
+                let headers = UInt64(bom?.count ?? 0) * (110 + 1026 + 4) + (1 << 20)  // newc header, name, padding
                 let cap = bom == nil ? min(data.length &* DecompressionBombCheck.maxRatio, 1 << 36) : declared &+ headers
                 decodePayload(payload, archive: archive, bom: bom, bomFile: parts.bom, cap: cap, into: &content)
             }

@@ -2,8 +2,7 @@
 public enum PayloadError: Error, Equatable, Sendable, CustomStringConvertible {
     /// libarchive could not allocate a handle or an entry (out of memory).
     case libraryUnavailable(String)
-    /// libarchive reported a failure; `message` is its `archive_error_string`, `offset` the decoded
-    /// cpio position (reading) where it stopped.
+    /// libarchive reported a failure while writing; `message` is its `archive_error_string`.
     case archive(operation: String, path: String?, offset: UInt64?, message: String)
 
     /// A path given to the writer cannot be stored (empty, NUL byte, too long).

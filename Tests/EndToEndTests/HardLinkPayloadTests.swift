@@ -1,3 +1,4 @@
+import BomKit
 import Foundation
 import IAPCore
 import Testing
@@ -89,5 +90,31 @@ import Testing
         let run = try Validate.expectError(path, "exec-elf", entry: "Contents/z")
         let onFirst = run.findings.contains { $0.rule == "exec-elf" && ($0.entry ?? "").hasSuffix("Contents/a") }
         #expect(onFirst == (format == "odc"), "\(run.dump)")
+    }
+
+    @Test func odcLinksWithAndWithoutDataUnpackAsCopies() throws {
+        // a and b both carry the bytes (as GNU cpio's odc writes them); c is a link with no data.
+        let bytes = Array("level one\n".utf8)
+        var items: [CpioItem] = []
+        for (name, data) in [("a", bytes), ("b", bytes), ("c", [])] {
+            var item = CpioItem.file("./Contents/" + name, data)
+            item.ino = 90
+            item.nlink = 3
+            items.append(item)
+        }
+        var package = HostileProduct(files: [("readme.txt", Array("hello\n".utf8))])
+        package.items += items
+        package.editBom = { entries in
+            entries.map { var e = $0; if e.path == "./Contents/c" { e.size = UInt64(bytes.count); e.checksum = BomChecksum.checksum(of: bytes) }; return e }
+        }
+        let path = scratch.at("odc-links.pkg")
+        try package.write(to: path)
+        try Validate.expectWarning(path, "link-hard")
+        let root = scratch.at("srv-odc")
+        let unpacked = try Harness.run(["iapkg", "unpack", path, "--into", root])
+        #expect(unpacked.status == 0, "\(unpacked.stderr)")
+        for name in ["a", "b", "c"] {
+            #expect(try Data(contentsOf: URL(fileURLWithPath: root + "/com.example.test/1.0/Contents/" + name)) == Data(bytes), "\(name)")
+        }
     }
 }

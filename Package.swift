@@ -33,7 +33,7 @@ let package = Package(
         .target(name: "XarKit", dependencies: ["IAPCore", "XMLKit"]),
         // The BOMStore "bill of materials" of a component package.
         .target(name: "BomKit", dependencies: []),
-        // The component Payload: gzip'd cpio (odc) through libarchive.
+        // The component Payload: gzip'd cpio, written through libarchive (odc), read by our own parser.
         .target(name: "PayloadKit", dependencies: ["CLibArchive", "IAPCore"]),
         // The domain: content folders, ContentInfo, rules, build, inspect, validate, unpack.
         .target(name: "IAPKit", dependencies: ["IAPCore", "XMLKit", "XarKit", "BomKit", "PayloadKit"]),

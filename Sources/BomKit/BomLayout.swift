@@ -26,6 +26,12 @@ enum BomLayout {
 
     /// Fixed part of a path record, up to and including linkNameLength.
     static let recordFixedSize = 31
+    /// An older record (PackageMaker) without checksum and link length: through the byte at 22.
+    static let shortestRecordSize = 23
+    /// An older record that ends right after its checksum.
+    static let recordChecksumEnd = 27
+    /// Most architectures an older Mach-O file record lists (a fat header allows far fewer in practice).
+    static let maxArchitectures: UInt32 = 64
     /// The record's "architecture" field for ordinary (non-Mach-O) entries.
     static let ordinaryArchitecture: UInt16 = 15
 

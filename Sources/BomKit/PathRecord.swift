@@ -6,7 +6,12 @@
 /// ```
 /// pkgbuild's mkbom ends a file's record with four zero bytes (35 bytes), a symlink's with eight
 /// after the target's NUL, and a directory's or device's after the link length (31 bytes)
-/// (go-macos-pkg docs/formats/bom.md).
+/// (go-macos-pkg docs/formats/bom.md). Older tools (PackageMaker, 2011) ended a record as soon as
+/// its fields were used up: a directory after the byte at 22 (23 bytes: no checksum, no link
+/// length), a file after its checksum (27 bytes). Those two shorter shapes are read too; a symlink
+/// always needs the link length. Their record of a Mach-O file goes on after the checksum with a
+/// byte 1, an architecture count n and n × (cputype, subtype, size, checksum), 32 + 16n bytes in all;
+/// a 1 there can never start the newer layout's link length, which is 0 for every file.
 struct PathRecord: Equatable {
     var kind: BomEntry.Kind
     var mode: UInt16
@@ -51,9 +56,14 @@ struct PathRecord: Equatable {
 
     /// Decodes and checks the record held in `bytes` (block `block`).
     static func decode(_ bytes: ArraySlice<UInt8>, block: UInt32, maxTargetBytes: Int) throws(BomError) -> PathRecord {
-        guard bytes.count >= BomLayout.recordFixedSize else {
+        guard bytes.count >= BomLayout.shortestRecordSize else {
             throw .blockTooShort(index: block, holding: "a path record", length: bytes.count,
-                                 minimum: BomLayout.recordFixedSize)
+                                 minimum: BomLayout.shortestRecordSize)
+        }
+        let hasChecksum = bytes.count >= BomLayout.recordChecksumEnd
+        let hasLinkLength = bytes.count >= BomLayout.recordFixedSize
+        guard hasLinkLength || bytes.count == BomLayout.shortestRecordSize || bytes.count == BomLayout.recordChecksumEnd else {
+            throw .badRecord(block: block, reason: "a \(bytes.count)-byte record ends inside a field; records hold 23 (directory), 27 (file) or at least 31 bytes")
         }
         let base = bytes.startIndex
         func u16(_ offset: Int) -> UInt16 { UInt16(bytes[base + offset]) << 8 | UInt16(bytes[base + offset + 1]) }
@@ -68,8 +78,15 @@ struct PathRecord: Equatable {
         }
         var record = PathRecord(
             kind: kind, mode: mode, uid: u32(6), gid: u32(10), modificationTime: u32(14),
-            size32: u32(18), checksumOrDevice: u32(23), linkTarget: nil)
-        let linkLength = u32(27)
+            size32: u32(18), checksumOrDevice: hasChecksum ? u32(23) : 0, linkTarget: nil)
+        if !hasLinkLength && kind == .symlink {
+            throw .blockTooShort(index: block, holding: "a symlink record", length: bytes.count, minimum: BomLayout.recordFixedSize)
+        }
+        if kind == .file, bytes.count > BomLayout.recordFixedSize, bytes[base + 27] == 1,
+           (1...BomLayout.maxArchitectures).contains(u32(28)), bytes.count == 32 + 16 * Int(u32(28)) {
+            return record
+        }
+        let linkLength = hasLinkLength ? u32(27) : 0
         if kind == .symlink {
             // The target, its NUL, nothing NUL inside, within the block and the limit.
             guard linkLength >= 2, Int(linkLength) - 1 <= maxTargetBytes else {

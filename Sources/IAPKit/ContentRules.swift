@@ -172,7 +172,8 @@ public enum ContentRules {
                     "the hard link carries \(kind.rawValue) executable bytes of its own (judged by its bytes, not its name); hosted content may not contain executable code — remove it"))
                 continue
             }
-            guard entry.kind == .file else { continue }
+            // A hard link that carries bytes of its own gets the same warnings a file does.
+            guard entry.kind == .file || (entry.kind == .hardlink && entry.size > 0) else { continue }
             if let kind = entry.sniff?.executable {
                 findings.append(.error(kind.rule, entry,
                     "the file is \(kind.article) \(kind.rawValue) executable (judged by its bytes, not its name); hosted content may not contain executable code — remove it"))
@@ -243,8 +244,19 @@ public enum ContentRules {
         var reported: Set<String> = []
         var total: UInt64 = 0
         var contentsHasChildren = false
+        // Unpack writes every hard link as a copy: count the bytes each copy takes.
+        var linkedSizes: [String: UInt64] = [:]
+        if entries.contains(where: { $0.kind == .hardlink }) {
+            for entry in entries where entry.kind == .file { linkedSizes[entry.path] = entry.size }
+        }
         for entry in entries where !entry.components.isEmpty {
-            if entry.kind == .file || entry.kind == .hardlink { total = total.addingReportingOverflow(entry.size).overflow ? .max : total + entry.size }
+            var size: UInt64 = 0
+            if entry.kind == .file { size = entry.size }
+            if entry.kind == .hardlink {
+                size = max(entry.size, linkedSizes[entry.hardlinkTarget.map(ContentEntry.components(of:))?.joined(separator: "/") ?? ""] ?? 0)
+            }
+            let (sum, overflow) = total.addingReportingOverflow(size)
+            total = overflow ? .max : sum
             if entry.components.count > 1, entry.components[0] == "Contents" { contentsHasChildren = true }
             guard let index = entry.components.firstIndex(where: EntryNameRules.isJunk) else { continue }
             let junk = entry.components[0...index].joined(separator: "/")
@@ -261,52 +273,5 @@ public enum ContentRules {
         if let finding = UnpackedSizeLimit.finding(total: total, limit: maxUnpackedBytes, declared: false) {
             findings.append(finding)
         }
-    }
-}
-
-/// The entries the rules judge (every one but the content root itself), with each path joined once
-/// and one path → kind index shared by the rules that look paths up: no per-rule copies, since a
-/// package can hold a million entries.
-struct EntryList: RandomAccessCollection {
-    let all: [ContentEntry]
-    /// Positions in `all` of the entries judged.
-    private let positions: [Int32]
-    /// `self[i].path`, computed once.
-    let paths: [String]
-    /// The kind of the first entry at each path.
-    let kindByPath: [String: ContentEntry.Kind]
-
-    init(_ all: [ContentEntry]) {
-        self.all = all
-        var positions: [Int32] = []
-        positions.reserveCapacity(all.count)
-        for (index, entry) in all.enumerated() where !entry.components.isEmpty || entry.rawPath.hasPrefix("/") {
-            positions.append(Int32(truncatingIfNeeded: index))
-        }
-        self.positions = positions
-        let paths = positions.map { all[Int($0)].path }
-        self.paths = paths
-        var kinds: [String: ContentEntry.Kind] = [:]
-        kinds.reserveCapacity(positions.count)
-        for (index, position) in positions.enumerated() where !all[Int(position)].components.isEmpty {
-            if kinds[paths[index]] == nil { kinds[paths[index]] = all[Int(position)].kind }
-        }
-        kindByPath = kinds
-    }
-
-    /// Every entry given, the content root included (for link resolution).
-    var elements: [ContentEntry] { all }
-    var startIndex: Int { 0 }
-    var endIndex: Int { positions.count }
-    subscript(position: Int) -> ContentEntry { all[Int(positions[position])] }
-}
-
-/// A path compared byte for byte (Swift's String equality folds Unicode normalisation).
-struct ExactPath: Hashable {
-    let path: String
-    init(_ path: String) { self.path = path }
-    static func == (a: ExactPath, b: ExactPath) -> Bool { a.path.utf8.elementsEqual(b.path.utf8) }
-    func hash(into hasher: inout Hasher) {
-        for byte in path.utf8 { hasher.combine(byte) }
     }
 }

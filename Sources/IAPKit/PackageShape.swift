@@ -37,10 +37,18 @@ public struct PackageParts: Sendable {
             findings.append(.error("shape-product-layout", nil,
                 "a product archive needs exactly one component NAME.pkg (found \(components.count)); hosted content has a single component"))
         }
-        guard let component = components.first else { return (parts, findings) }
+        guard let component = components.first else {
+            findings += nameFindings(top)
+            return (parts, findings)
+        }
         parts.componentName = String(component.name.dropLast(4))
         let componentIndex = toc.files.firstIndex(of: component)
         let children = toc.files.filter { $0.parentIndex != nil && $0.parentIndex == componentIndex }
+        findings += nameFindings(top + children)
+        if component.name == ".pkg" {
+            findings.append(.error("entry-name-invalid", component.path,
+                "the component folder '.pkg' has no NAME before '.pkg'; name it after the content folder (NAME.pkg)"))
+        }
         for name in ["Bom", "Payload", "PackageInfo"] {
             let matches = children.filter { $0.name == name }
             if matches.count != 1 || matches.first?.type != .file {
@@ -60,5 +68,16 @@ public struct PackageParts: Sendable {
                 "a hosted-content product archive holds only Distribution and one component; '\(extra.name)' does not belong"))
         }
         return (parts, findings)
+    }
+
+    /// The container's own names (component folder, Distribution, Bom, PackageInfo, Payload and
+    /// anything beside them) obey the rules entry names obey.
+    private static func nameFindings(_ files: [XarFile]) -> [Finding] {
+        files.compactMap { file in
+            EntryNameRules.problem(with: file.name).map { problem in
+                .error("entry-name-invalid", file.path,
+                       "the xar name '\(file.name)' \(problem); the package's own parts follow the entry name rules — rebuild the package")
+            }
+        }
     }
 }

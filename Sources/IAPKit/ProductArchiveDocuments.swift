@@ -62,6 +62,8 @@ public enum ProductArchiveDocuments {
         public var version: String?
         public var numberOfFiles: Int?
         public var installKBytes: UInt64?
+        /// The install scripts `<scripts>` names (`preinstall`, `postinstall`, …); none for content.
+        public var scripts: [String] = []
     }
 
     /// Reads a PackageInfo document strictly (no DOCTYPE, bounded).
@@ -69,9 +71,13 @@ public enum ProductArchiveDocuments {
         let root = try XMLElement.parse(bytes, doctype: .forbidden, limits: XMLLimits(maxBytes: 1 << 20), maxElements: 10_000)
         guard root.name == "pkg-info" else { throw XMLError(.content, "the root element is <\(root.name)>, not <pkg-info>") }
         let payload = root.child("payload")
+        // pkgbuild, productbuild and PackageMaker differ in attribute order and in the elements
+        // they add (bundle-version, upgrade-bundle, relocate, payload with or without its counts,
+        // their own elements); only what the component would run matters here: its scripts.
         return PackageInfoSummary(identifier: root.attribute("identifier"), version: root.attribute("version"),
                                   numberOfFiles: payload?.attribute("numberOfFiles").flatMap { Int($0) },
-                                  installKBytes: payload?.attribute("installKBytes").flatMap { UInt64($0) })
+                                  installKBytes: payload?.attribute("installKBytes").flatMap { UInt64($0) },
+                                  scripts: root.children(named: "scripts").flatMap { $0.children.map(\.name) })
     }
 
     /// The component names (`NAME.pkg`) a Distribution's top-level pkg-refs point at.
@@ -83,8 +89,25 @@ public enum ProductArchiveDocuments {
         return root.children(named: "pkg-ref").compactMap { ref in
             let text = ref.text.trimmingWhitespace()
             guard text.hasPrefix("#") else { return nil }
-            return String(text.dropFirst())
+            return percentDecoded(String(text.dropFirst()))
         }
+    }
+
+    /// A pkg-ref location with its %XX escapes decoded (productbuild escapes spaces and other
+    /// characters of component names); the text as given when the escapes are not valid UTF-8.
+    static func percentDecoded(_ text: String) -> String {
+        guard text.contains("%") else { return text }
+        var bytes: [UInt8] = []
+        var utf8 = Array(text.utf8)[...]
+        while let byte = utf8.popFirst() {
+            if byte == 0x25, utf8.count >= 2, let value = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16) {
+                bytes.append(value)
+                utf8 = utf8.dropFirst(2)
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return String(validating: bytes, as: UTF8.self) ?? text
     }
 }
 

@@ -16,13 +16,22 @@ enum ProductPackageChecker {
                     content.findings.append(.error("shape-distribution", "Distribution",
                         "the Distribution does not reference #\(component) (it names \(refs.isEmpty ? "nothing" : refs.joined(separator: ", ")))"))
                 }
+                let others = Set(refs).subtracting([component]).sorted()
+                if refs.contains(component) && !others.isEmpty {
+                    content.findings.append(.error("shape-distribution", "Distribution",
+                        "the Distribution also references \(others.map { "#" + $0 }.joined(separator: ", ")); hosted content has a single component — rebuild the package"))
+                }
             } catch {
                 content.findings.append(finding(error, rule: "shape-distribution", entry: "Distribution"))
             }
         }
         if let packageInfo = parts.packageInfo {
             do {
-                _ = try ProductArchiveDocuments.readPackageInfo(try archive.readAll(packageInfo, maxBytes: 1 << 20))
+                let summary = try ProductArchiveDocuments.readPackageInfo(try archive.readAll(packageInfo, maxBytes: 1 << 20))
+                if !summary.scripts.isEmpty {
+                    content.findings.append(.error("shape-packageinfo", packageInfo.path,
+                        "the PackageInfo declares install scripts (\(summary.scripts.joined(separator: ", "))); hosted content runs no scripts — rebuild the package without them"))
+                }
             } catch {
                 content.findings.append(finding(error, rule: "shape-packageinfo", entry: packageInfo.path))
             }
@@ -44,7 +53,7 @@ enum ProductPackageChecker {
                 content.findings.append(bomb)
                 content.incomplete = true
             } else {
-                let headers = UInt64(bom?.count ?? 0) * (76 + 1026) + (1 << 20)
+                let headers = UInt64(bom?.count ?? 0) * (110 + 1026 + 4) + (1 << 20)  // newc header, name, padding
                 let cap = bom == nil ? min(data.length &* DecompressionBombCheck.maxRatio, 1 << 36) : declared &+ headers
                 decodePayload(payload, archive: archive, bom: bom, bomFile: parts.bom, cap: cap, into: &content)
             }
@@ -60,19 +69,24 @@ enum ProductPackageChecker {
         do {
             let stream = try archive.dataStream(for: payload)
             let reader = try PayloadReader(maxDecodedBytes: cap) { target in try stream.read(into: target) }
+            // newc sends a hard-link set's data with its last link; the earlier ones say size 0.
+            // Their Bom size and checksum are held against the link that carries the data.
+            var deferred: [String: BomIndex.Record] = [:]
             while let item = try reader.nextEntry() {
                 if item.path != "." && !item.path.hasPrefix("./") {
                     content.findings.append(.error("shape-payload-prefix", ContentEntry.reportedPath(ofStored: item.path),
                         "a Payload path must start with './' (found '\(item.path)'); the package was not made by pkgbuild or iapkg"))
                 }
+                // A hard link's own bytes are what an extractor writes through it: judge them too.
+                let carriesData = item.kind == .file || item.kind == .hardlink
                 var entry = ContentEntry(rawPath: item.path, kind: ContentEntry.Kind(item.kind), permissions: item.mode & 0o7777,
-                                         size: item.kind == .file ? item.size : 0, linkTarget: item.linkTarget,
+                                         size: carriesData ? item.size : 0, linkTarget: item.linkTarget,
                                          hardlinkTarget: item.hardlinkTarget)
                 var sniffer = ExecutableSniffer(fileSize: item.size)
                 var checksum = BomChecksum()
                 let isPlist = entry.components == ["ContentInfo.plist"]
                 var plist: [UInt8] = []
-                if item.kind == .file {
+                if carriesData {
                     while true {
                         let n = try reader.readData(into: buffer)
                         if n == 0 { break }
@@ -86,9 +100,28 @@ enum ProductPackageChecker {
                 }
                 if bom != nil {
                     let record = bom?.take(item.path)
-                    compare(item, entry: entry, checksum: item.kind == .file ? checksum.finalize() : nil, with: record, into: &content)
+                    let sum = item.kind == .file || (item.kind == .hardlink && item.size > 0) ? checksum.finalize() : nil
+                    if let record, item.kind == .file, item.nlink > 1, item.size == 0, record.size > 0 {
+                        deferred[item.path] = record
+                        compare(item, entry: entry, checksum: nil, with: record, sizeDeferred: true, into: &content)
+                    } else {
+                        compare(item, entry: entry, checksum: sum, with: record, into: &content)
+                    }
+                    if item.kind == .hardlink, item.size > 0, let target = item.hardlinkTarget, let first = deferred.removeValue(forKey: target) {
+                        var differences: [String] = []
+                        if first.size != item.size { differences.append("size (Bom: \(first.size), Payload: \(item.size))") }
+                        if let sum, first.checksum != sum { differences.append("checksum (Bom: \(first.checksum), Payload: \(sum))") }
+                        if !differences.isEmpty {
+                            content.findings.append(.error("shape-bom-mismatch", target,
+                                "the Bom and the data its hard link '\(item.path)' carries disagree on " + differences.joined(separator: ", ") + "; rebuild the package"))
+                        }
+                    }
                 }
                 content.entries.append(entry)
+            }
+            for (path, record) in deferred.sorted(by: { $0.key < $1.key }) {
+                content.findings.append(.error("shape-bom-mismatch", path,
+                    "the Bom and the Payload disagree on size (Bom: \(record.size), Payload: 0, and no later link of its hard-link set carries data); rebuild the package"))
             }
         } catch let error as XarError {
             content.incomplete = true
@@ -117,8 +150,10 @@ enum ProductPackageChecker {
         }
     }
 
+    /// Reports where the Bom's record and the Payload's entry differ; `sizeDeferred` leaves size and
+    /// checksum to the link that carries the data.
     private static func compare(_ item: PayloadEntry, entry: ContentEntry, checksum: UInt32?, with record: BomIndex.Record?,
-                                into content: inout PackageContent) {
+                                sizeDeferred: Bool = false, into content: inout PackageContent) {
         guard let record else {
             content.findings.append(.error("shape-bom-mismatch", entry, "the Payload holds '\(item.path)', which the Bom does not list"))
             return
@@ -130,7 +165,8 @@ enum ProductPackageChecker {
         default: false
         }
         if !kindMatches { differences.append("type (Bom: \(record.kind), Payload: \(entry.kind.name))") }
-        if item.kind == .file, record.size != item.size { differences.append("size (Bom: \(record.size), Payload: \(item.size))") }
+        let sized = (item.kind == .file || (item.kind == .hardlink && item.size > 0)) && !sizeDeferred
+        if sized, record.size != item.size { differences.append("size (Bom: \(record.size), Payload: \(item.size))") }
         if let checksum, record.kind == .file, record.checksum != checksum {
             differences.append("checksum (Bom: \(record.checksum), Payload: \(checksum))")
         }

@@ -3,11 +3,17 @@ import IAPCore
 /// Writes a validated package's entries into a private staging folder, relative to directory
 /// descriptors only: `O_NOFOLLOW | O_EXCL`, modes normalised (0644 files, 0755 folders), no owners,
 /// no extended attributes, hard links as copies, symlinks last and only if they stay inside Contents/.
+///
+/// A hard-link set ends up as an extractor that writes through the shared file leaves it (bsdtar):
+/// every member holds the bytes of the last member that carried data of its own (newc sends the
+/// data with the last link; odc with every link), or the first member's bytes if no link did.
 final class StagingWriter {
     private let root: DirectoryHandle
     private var folders: [String: DirectoryHandle] = [:]
     private var links: [ContentEntry] = []
     private var hardlinks: [ContentEntry] = []
+    /// For each hard-link set (its first member's path), the last later member that carried data.
+    private var carriers: [String: [String]] = [:]
     private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 64)
     private(set) var bytesWritten: UInt64 = 0
     private(set) var entriesWritten = 0
@@ -30,33 +36,19 @@ final class StagingWriter {
 
     /// Writes one entry; `read` delivers a file's decoded bytes (0 at the end).
     func write(_ entry: ContentEntry, read: ((UnsafeMutableRawBufferPointer) throws -> Int)?) throws {
-        guard let name = entry.components.last else { return }
+        guard !entry.components.isEmpty else { return }
         switch entry.kind {
         case .directory:
             _ = try folder(entry.components)
         case .file:
-            let parent = try folder(Array(entry.components.dropLast()))
-            let file = try parent.createFile(name, mode: 0o644)
-            if let read {
-                var sinceWriteback = 0
-                while true {
-                    let n = try read(buffer)
-                    if n == 0 { break }
-                    try file.write(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
-                    bytesWritten += UInt64(n)
-                    sinceWriteback += n
-                    if sinceWriteback >= 8 << 20 {
-                        file.startWriteback()
-            if syncEach { written.append(file) }
-                        sinceWriteback = 0
-                    }
-                }
-            }
-            file.startWriteback()
-            if syncEach { written.append(file) }
+            try writeFile(entry.components, read: read)
         case .symlink:
             links.append(entry)
         case .hardlink:
+            if let read, entry.size > 0, let target = entry.hardlinkTarget {
+                try writeFile(entry.components, read: read)
+                carriers[ContentEntry.components(of: target).joined(separator: "/")] = entry.components
+            }
             hardlinks.append(entry)
         default:
             throw IAPKitError.failed("\(entry.rawPath) is a \(entry.kind.name); it cannot be unpacked")
@@ -66,17 +58,13 @@ final class StagingWriter {
 
     /// Writes hard links (as copies of their targets) and symlinks, after every file is in place.
     func finish(allEntries: [ContentEntry]) throws {
+        var refreshed: Set<String> = []
         for entry in hardlinks {
-            guard let target = entry.hardlinkTarget.map(ContentEntry.components(of:)), let targetName = target.last,
-                  let name = entry.components.last else { continue }
-            let source = try folder(Array(target.dropLast())).openFile(targetName)
-            let file = try folder(Array(entry.components.dropLast())).createFile(name, mode: 0o644)
-            while true {
-                let n = try source.readSequential(into: buffer)
-                if n == 0 { break }
-                try file.write(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
-                bytesWritten += UInt64(n)
-            }
+            guard let target = entry.hardlinkTarget.map(ContentEntry.components(of:)), !target.isEmpty else { continue }
+            let key = target.joined(separator: "/")
+            let source = carriers[key] ?? target
+            if source != target, refreshed.insert(key).inserted { try copy(source, to: target) }
+            if entry.components != source { try copy(source, to: entry.components) }
         }
         let resolver = SymlinkResolver(entries: allEntries)
         for entry in links {
@@ -91,6 +79,44 @@ final class StagingWriter {
             }
             try folder(Array(entry.components.dropLast())).makeSymlink(name, target: target)
         }
+    }
+
+    /// Writes a regular file at `components` from `read` (nil: empty).
+    private func writeFile(_ components: [String], read: ((UnsafeMutableRawBufferPointer) throws -> Int)?) throws {
+        guard let name = components.last else { return }
+        let file = try folder(Array(components.dropLast())).createFile(name, mode: 0o644)
+        if let read {
+            var sinceWriteback = 0
+            while true {
+                let n = try read(buffer)
+                if n == 0 { break }
+                try file.write(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+                bytesWritten += UInt64(n)
+                sinceWriteback += n
+                if sinceWriteback >= 8 << 20 {
+                    file.startWriteback()
+                    sinceWriteback = 0
+                }
+            }
+        }
+        file.startWriteback()
+        if syncEach { written.append(file) }
+    }
+
+    /// Makes the file at `destination` a copy of the one at `source`, replacing what is there.
+    private func copy(_ source: [String], to destination: [String]) throws {
+        guard let sourceName = source.last, let name = destination.last else { return }
+        let input = try folder(Array(source.dropLast())).openFile(sourceName)
+        let parent = try folder(Array(destination.dropLast()))
+        if parent.status(name) != nil { try parent.removeTree(name) }
+        let file = try parent.createFile(name, mode: 0o644)
+        while true {
+            let n = try input.readSequential(into: buffer)
+            if n == 0 { break }
+            try file.write(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+            bytesWritten += UInt64(n)
+        }
+        if syncEach { written.append(file) }
     }
 
     /// Flushes what was written to the disk: each file and folder (few entries), or the whole file

@@ -133,7 +133,7 @@ public enum Unpacker {
             guard let payload = parts.payload else { throw IAPKitError.failed("the package has no Payload") }
             let total = entries.reduce(UInt64(0)) { $0 &+ $1.size }
             let stream = try archive.dataStream(for: payload)
-            let reader = try PayloadReader(maxDecodedBytes: total &+ UInt64(entries.count) * 1102 &+ (1 << 20)) { buffer in
+            let reader = try PayloadReader(maxDecodedBytes: total &+ UInt64(entries.count) * 1140 &+ (1 << 20)) { buffer in
                 try stream.read(into: buffer)
             }
             var index = 0
@@ -144,7 +144,7 @@ public enum Unpacker {
                 let entry = entries[index]
                 index += 1
                 if entry.components.isEmpty { continue }
-                if entry.kind == .file {
+                if entry.kind == .file || (entry.kind == .hardlink && entry.size > 0) {
                     try writer.write(entry) { buffer in try reader.readData(into: buffer) }
                 } else {
                     try writer.write(entry, read: nil)

@@ -4,6 +4,11 @@ enum CpioLimits {
     static let maxOctal11: UInt64 = 0o77777777777
     /// Largest value of a 6-digit octal field (ino, namesize): 262,143.
     static let maxOctal6: UInt64 = 0o777777
+    /// Longest entry name a payload may hold, in bytes with the terminating NUL (Linux PATH_MAX;
+    /// the entry rules allow 1024-byte paths, so anything longer is invalid content anyway).
+    static let maxNameBytes: UInt64 = 4096
+    /// Longest symlink target read into memory (libarchive's limit: 1 MiB).
+    static let maxLinkTargetBytes: UInt64 = 1 << 20
     /// Permission bits an entry may carry (no file type bits).
     static let permissionMask: UInt16 = 0o7777
 }

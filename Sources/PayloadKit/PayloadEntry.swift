@@ -1,8 +1,6 @@
-internal import CLibArchive
-
 /// One cpio entry of a payload, as its header states it (names are reported, never judged).
 public struct PayloadEntry: Equatable, Sendable {
-    /// What an entry is, decided from everything libarchive reports about it.
+    /// What an entry is, decided from its type bits, its symlink target and its hard-link target.
     public enum Kind: Equatable, Sendable {
         case file, directory, symlink, hardlink, fifo, characterDevice, blockDevice, socket
         /// A file-type field (st_mode & 0o170000) that names no known type.
@@ -50,28 +48,6 @@ public struct PayloadEntry: Equatable, Sendable {
         self.inode = inode
         self.nlink = nlink
         self.headerOffset = headerOffset
-    }
-
-    /// Reads libarchive's view of the current header; throws for fields that cannot be represented.
-    init(reading entry: OpaquePointer, headerOffset: UInt64) throws(PayloadError) {
-        func invalid(_ reason: String) -> PayloadError { .invalidEntry(headerOffset: headerOffset, reason: reason) }
-        func text(_ pointer: UnsafePointer<CChar>?, _ what: String) throws(PayloadError) -> String? {
-            guard let pointer else { return nil }
-            guard let value = String(validatingCString: pointer) else { throw invalid("its \(what) is not valid UTF-8") }
-            return value
-        }
-        guard let path = try text(archive_entry_pathname(entry), "name") else { throw invalid("it has no name") }
-        let linkTarget = try text(archive_entry_symlink(entry), "symlink target")
-        let hardlinkTarget = try text(archive_entry_hardlink(entry), "hard-link target")
-        guard let uid = UInt32(exactly: archive_entry_uid(entry)) else { throw invalid("its uid is out of range") }
-        guard let gid = UInt32(exactly: archive_entry_gid(entry)) else { throw invalid("its gid is out of range") }
-        guard let size = UInt64(exactly: archive_entry_size(entry)) else { throw invalid("its size is negative") }
-        guard let inode = UInt64(exactly: archive_entry_ino64(entry)) else { throw invalid("its inode is negative") }
-        let mode = UInt32(archive_entry_mode(entry))
-        self.init(path: path, kind: Self.kind(mode: mode, linkTarget: linkTarget, hardlinkTarget: hardlinkTarget),
-                  mode: mode, uid: uid, gid: gid, size: size, modificationTime: Int64(archive_entry_mtime(entry)),
-                  linkTarget: linkTarget, hardlinkTarget: hardlinkTarget, inode: inode,
-                  nlink: UInt32(archive_entry_nlink(entry)), headerOffset: headerOffset)
     }
 
     /// A symlink target wins over everything, then a hard-link target, then the type bits.

@@ -2,8 +2,7 @@
 public enum PayloadError: Error, Equatable, Sendable, CustomStringConvertible {
     /// libarchive could not allocate a handle or an entry (out of memory).
     case libraryUnavailable(String)
-    /// libarchive reported a failure; `message` is its `archive_error_string`, `offset` the decoded
-    /// cpio position (reading) where it stopped.
+    /// libarchive reported a failure while writing; `message` is its `archive_error_string`.
     case archive(operation: String, path: String?, offset: UInt64?, message: String)
 
     /// A path given to the writer cannot be stored (empty, NUL byte, too long).
@@ -47,8 +46,11 @@ public enum PayloadError: Error, Equatable, Sendable, CustomStringConvertible {
     case dataAfterTrailer(offset: UInt64)
     /// A cpio variant other than odc, newc or newc-crc.
     case unsupportedCpioFormat(String)
-    /// An entry whose header libarchive read but whose fields cannot be represented.
+    /// An entry whose header is malformed or whose fields cannot be represented.
     case invalidEntry(headerOffset: UInt64, reason: String)
+    /// The decoded cpio ends at `offset`, inside the entry whose header starts at `headerOffset`
+    /// (nil: where the next header or `TRAILER!!!` should start).
+    case cpioEndsEarly(offset: UInt64, headerOffset: UInt64?, path: String?)
     /// `readData` was called with no current entry.
     case noCurrentEntry
 
@@ -98,9 +100,15 @@ public enum PayloadError: Error, Equatable, Sendable, CustomStringConvertible {
         case .dataAfterTrailer(let offset):
             "the payload has data after the cpio TRAILER!!! entry at decoded byte \(offset)"
         case .unsupportedCpioFormat(let name):
-            "the payload is a \(name) archive; only cpio odc (and newc) payloads are read"
+            "the payload holds \(name); only cpio odc, newc and newc-crc payloads are read"
         case .invalidEntry(let offset, let reason):
             "the cpio entry at decoded byte \(offset) is invalid: \(reason)"
+        case .cpioEndsEarly(let offset, let headerOffset, let path):
+            if let headerOffset {
+                "the cpio data ends at decoded byte \(offset), inside the entry \(path.map { "'\($0)' " } ?? "")whose header starts at decoded byte \(headerOffset); the payload is truncated"
+            } else {
+                "the cpio data ends at decoded byte \(offset) where another header or TRAILER!!! must start; the payload is truncated or lacks its trailer"
+            }
         case .noCurrentEntry:
             "no current entry: call nextEntry() before readData(into:)"
         }

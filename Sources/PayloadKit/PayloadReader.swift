@@ -1,27 +1,45 @@
-internal import CLibArchive
-
 /// Reads a gzip'd cpio payload from a source of compressed bytes.
 ///
-/// Decodes gzip itself (IAPCore's Inflater; several members may follow each other, anything else
-/// after the last one is an error) under a cap on decoded bytes, and feeds the raw cpio to
-/// libarchive's cpio reader (odc, newc and newc-crc are accepted). `nextEntry()` returns nil only
-/// after the whole stream was decoded and everything after `TRAILER!!!` was found to be NUL padding.
-/// The first error ends the reader: later calls throw it again.
+/// Decodes gzip itself (several members may follow each other, anything else after the last one
+/// is an error) under a cap on decoded bytes, and parses the cpio strictly and in one pass: odc,
+/// newc and newc-crc, one format per payload, every header field a digit of its radix, names
+/// NUL-terminated and bounded, newc padding NUL, newc-crc sums checked. Hard links are found in
+/// linear time: a table keyed by (dev, ino) holds only non-directories whose link count is above 1.
+/// `nextEntry()` returns nil only after the whole stream was decoded and everything after
+/// `TRAILER!!!` was found to be NUL padding. The first error ends the reader: later calls throw it again.
 public final class PayloadReader {
+    /// The entry whose data `readData` returns.
+    private struct Current {
+        var path: String
+        var headerOffset: UInt64
+        var remaining: UInt64
+        var check: UInt32
+        var sum: UInt32 = 0
+    }
+
+    /// A file's identity for hard-link matching.
+    private struct LinkKey: Hashable {
+        var dev: UInt64
+        var ino: UInt64
+    }
+
     private let stream: DecodedStream
-    private let handle: ArchiveReadHandle
+    private let cursor: CpioCursor
+    private var format: CpioFormat?
     private var failure: PayloadError?
-    /// The path of the entry whose data `readData` returns, nil when there is none.
-    private var currentPath: String?
+    private var current: Current?
     private var reachedEnd = false
+    /// The first path seen for each multiply-linked non-directory.
+    private var firstLinks: [LinkKey: String] = [:]
+    private var scratch: [UInt8] = []
 
     /// Opens a payload; `source` fills the buffer it is given and returns the count, 0 at the end.
     public init(maxDecodedBytes: UInt64,
                 source: @escaping (UnsafeMutableRawBufferPointer) throws -> Int) throws(PayloadError) {
         stream = DecodedStream(decoder: GzipMemberDecoder(maxDecodedBytes: maxDecodedBytes, source: source))
-        handle = try ArchiveReadHandle(stream: stream)
-        try handle.check(archive_read_support_format_cpio(handle.pointer), "archive_read_support_format_cpio")
-        try handle.open()
+        cursor = CpioCursor(stream: stream)
+        scratch.reserveCapacity(256)
+        _ = try cursor.atEnd()  // decode the first block now: a stream that is not gzip fails here
     }
 
     /// Decoded (raw cpio) bytes produced so far.
@@ -31,51 +49,143 @@ public final class PayloadReader {
     public func nextEntry() throws(PayloadError) -> PayloadEntry? {
         try guarded { () throws(PayloadError) -> PayloadEntry? in
             guard !reachedEnd else { return nil }
-            currentPath = nil
-            var entryPointer: OpaquePointer?
-            let status = archive_read_next_header(handle.pointer, &entryPointer)
-            if status == ARCHIVE_EOF {
-                try handle.check(ARCHIVE_OK, "archive_read_next_header")
-                guard let trailerEnd = handle.position else {
-                    throw .archive(operation: "archive_filter_bytes", path: nil, offset: nil,
-                                   message: "no position after the trailer")
-                }
-                try stream.verifyPadding(from: trailerEnd)
-                reachedEnd = true
-                return nil
-            }
-            try handle.check(status, "archive_read_next_header")
-            let headerOffset = UInt64(clamping: archive_read_header_position(handle.pointer))
-            guard let entryPointer else {
-                throw .invalidEntry(headerOffset: headerOffset, reason: "libarchive returned no entry")
-            }
-            try checkFormat()
-            let entry = try PayloadEntry(reading: entryPointer, headerOffset: headerOffset)
-            currentPath = entry.path
-            return entry
+            try finishCurrent()
+            return try readHeader()
         }
     }
 
     /// Reads the current entry's data into `buffer`; returns 0 at its end (or for an empty buffer).
     public func readData(into buffer: UnsafeMutableRawBufferPointer) throws(PayloadError) -> Int {
         try guarded { () throws(PayloadError) -> Int in
-            guard let path = currentPath else { throw .noCurrentEntry }
-            guard let base = buffer.baseAddress, !buffer.isEmpty else { return 0 }
-            let read = archive_read_data(handle.pointer, base, buffer.count)
-            if read < 0 { try handle.check(Int32(clamping: read), "archive_read_data", path: path) }
-            try handle.check(ARCHIVE_OK, "archive_read_data", path: path)
-            return read
+            guard var entry = current else { throw .noCurrentEntry }
+            guard entry.remaining > 0, !buffer.isEmpty else { return 0 }
+            let count = try cursor.copy(into: buffer, limit: Int(clamping: entry.remaining))
+            guard count > 0 else {
+                throw .cpioEndsEarly(offset: cursor.offset, headerOffset: entry.headerOffset, path: entry.path)
+            }
+            if format == .newcCRC { entry.sum = Self.sum(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), from: entry.sum) }
+            entry.remaining -= UInt64(count)
+            current = entry
+            return count
         }
     }
 
-    /// Accepts the cpio variants a component payload may use.
-    private func checkFormat() throws(PayloadError) {
-        let format = archive_format(handle.pointer)
-        guard format == ARCHIVE_FORMAT_CPIO_POSIX || format == ARCHIVE_FORMAT_CPIO_SVR4_NOCRC
-                || format == ARCHIVE_FORMAT_CPIO_SVR4_CRC else {
-            let name = archive_format_name(handle.pointer).map { String(cString: $0) } ?? "format \(format)"
-            throw .unsupportedCpioFormat(name)
+    /// Reads one header and its name (and a symlink's target); nil at the trailer.
+    private func readHeader() throws(PayloadError) -> PayloadEntry? {
+        let headerOffset = cursor.offset
+        scratch.removeAll(keepingCapacity: true)
+        guard try cursor.read(6, into: &scratch) else { throw .cpioEndsEarly(offset: cursor.offset, headerOffset: nil, path: nil) }
+        let format: CpioFormat
+        do {
+            format = try CpioFormat.detect(scratch[...], headerOffset: headerOffset)
+        } catch .invalidEntry(_, let reason) where headerOffset == 0 {
+            throw .unsupportedCpioFormat("data that is not cpio (\(reason))")
         }
+        if let first = self.format, first != format {
+            throw .invalidEntry(headerOffset: headerOffset, reason: "it is \(format.name), but the payload began as \(first.name); one payload uses one format")
+        }
+        self.format = format
+        guard try cursor.read(format.headerSize - 6, into: &scratch) else {
+            throw .cpioEndsEarly(offset: cursor.offset, headerOffset: headerOffset, path: nil)
+        }
+        let header = try CpioHeader(scratch, format: format, headerOffset: headerOffset)
+        let path = try readName(header, headerOffset: headerOffset)
+        if path == "TRAILER!!!" {
+            try stream.verifyPadding(from: cursor.offset)
+            reachedEnd = true
+            current = nil
+            return nil
+        }
+        try skipPadding(headerOffset: headerOffset, path: path)
+        current = Current(path: path, headerOffset: headerOffset, remaining: header.fileSize, check: header.check)
+        let type = header.mode & FileTypeBits.mask
+        var hardlinkTarget: String?
+        if type != FileTypeBits.directory && header.nlink > 1 {
+            let key = LinkKey(dev: header.dev, ino: header.ino)
+            if let first = firstLinks[key] { hardlinkTarget = first } else { firstLinks[key] = path }
+        }
+        let linkTarget = type == FileTypeBits.symlink ? try readLinkTarget(header, headerOffset: headerOffset, path: path) : nil
+        return PayloadEntry(path: path, kind: PayloadEntry.kind(mode: header.mode, linkTarget: linkTarget, hardlinkTarget: hardlinkTarget),
+                            mode: header.mode, uid: header.uid, gid: header.gid, size: header.fileSize,
+                            modificationTime: header.mtime, linkTarget: linkTarget, hardlinkTarget: hardlinkTarget,
+                            inode: header.ino, nlink: header.nlink, headerOffset: headerOffset)
+    }
+
+    /// Reads the NUL-terminated name that follows a header.
+    private func readName(_ header: CpioHeader, headerOffset: UInt64) throws(PayloadError) -> String {
+        func invalid(_ reason: String) -> PayloadError { .invalidEntry(headerOffset: headerOffset, reason: reason) }
+        guard header.nameSize >= 2 else { throw invalid("its namesize is \(header.nameSize); a name needs at least one byte and its NUL") }
+        guard header.nameSize <= CpioLimits.maxNameBytes else {
+            throw invalid("its namesize is \(header.nameSize); names longer than \(CpioLimits.maxNameBytes - 1) bytes are refused")
+        }
+        scratch.removeAll(keepingCapacity: true)
+        guard try cursor.read(Int(header.nameSize), into: &scratch) else {
+            throw .cpioEndsEarly(offset: cursor.offset, headerOffset: headerOffset, path: nil)
+        }
+        guard scratch.last == 0 else { throw invalid("its name is not NUL-terminated within its namesize \(header.nameSize)") }
+        let name = scratch.dropLast()
+        guard !name.contains(0) else { throw invalid("its name holds a NUL byte before its end (namesize \(header.nameSize))") }
+        guard let path = String(validating: name, as: UTF8.self) else { throw invalid("its name is not valid UTF-8") }
+        return path
+    }
+
+    /// Reads a symlink's body, its target.
+    private func readLinkTarget(_ header: CpioHeader, headerOffset: UInt64, path: String) throws(PayloadError) -> String {
+        func invalid(_ reason: String) -> PayloadError { .invalidEntry(headerOffset: headerOffset, reason: reason) }
+        guard header.fileSize <= CpioLimits.maxLinkTargetBytes else {
+            throw invalid("its symlink target is \(header.fileSize) bytes; at most \(CpioLimits.maxLinkTargetBytes) are read")
+        }
+        scratch.removeAll(keepingCapacity: true)
+        guard try cursor.read(Int(header.fileSize), into: &scratch) else {
+            throw .cpioEndsEarly(offset: cursor.offset, headerOffset: headerOffset, path: path)
+        }
+        if format == .newcCRC { current?.sum = scratch.withUnsafeBytes { Self.sum($0, from: 0) } }
+        current?.remaining = 0
+        guard !scratch.contains(0) else { throw invalid("its symlink target contains a NUL byte") }
+        guard let target = String(validating: scratch, as: UTF8.self) else { throw invalid("its symlink target is not valid UTF-8") }
+        return target
+    }
+
+    /// Skips the current entry's unread data, checks its newc-crc sum and its padding.
+    private func finishCurrent() throws(PayloadError) {
+        guard var entry = current else { return }
+        let crc = format == .newcCRC
+        while entry.remaining > 0 {
+            var sum = entry.sum
+            let skipped = try cursor.skip(entry.remaining) { bytes in if crc { sum = Self.sum(bytes, from: sum) } }
+            guard skipped > 0 else { throw .cpioEndsEarly(offset: cursor.offset, headerOffset: entry.headerOffset, path: entry.path) }
+            entry.sum = sum
+            entry.remaining -= skipped
+        }
+        current = nil
+        if crc && entry.sum != entry.check {
+            throw .invalidEntry(headerOffset: entry.headerOffset,
+                                reason: "its data sums to \(entry.sum) but its newc-crc check field says \(entry.check) (\(entry.path))")
+        }
+        try skipPadding(headerOffset: entry.headerOffset, path: entry.path)
+    }
+
+    /// Passes over newc alignment padding, which must be NUL bytes.
+    private func skipPadding(headerOffset: UInt64, path: String) throws(PayloadError) {
+        guard let alignment = format?.alignment, alignment > 1 else { return }
+        var missing = (alignment - cursor.offset % alignment) % alignment
+        while missing > 0 {
+            let start = cursor.offset
+            var clean = true
+            let skipped = try cursor.skip(missing) { bytes in clean = clean && !bytes.contains { $0 != 0 } }
+            guard skipped > 0 else { throw .cpioEndsEarly(offset: cursor.offset, headerOffset: headerOffset, path: path) }
+            guard clean else {
+                throw .invalidEntry(headerOffset: headerOffset, reason: "its alignment padding at decoded byte \(start) is not NUL bytes (\(path))")
+            }
+            missing -= skipped
+        }
+    }
+
+    /// The newc-crc check: the 32-bit sum of the data bytes.
+    private static func sum(_ bytes: UnsafeRawBufferPointer, from start: UInt32) -> UInt32 {
+        var sum = start
+        for byte in bytes { sum &+= UInt32(byte) }
+        return sum
     }
 
     /// Runs one public operation; the first error is remembered and thrown by every later call.
@@ -85,7 +195,7 @@ public final class PayloadReader {
             return try operation()
         } catch {
             failure = error
-            currentPath = nil
+            current = nil
             throw error
         }
     }

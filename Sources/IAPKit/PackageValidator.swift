@@ -78,9 +78,13 @@ public enum PackageValidator {
         case .product: ProductPackageChecker.check(archive, parts: parts)
         case .tree: TreePackageChecker.check(archive)
         }
-        // One finding per broken range: the open already said where the data lies outside the file.
-        let outside = Set(archive.findings.filter { $0.rule == "xar-data-range" }.compactMap(\.entry))
-        findings += content.findings.filter { !($0.rule == "xar-data-range" && $0.entry.map(outside.contains) == true) }
+        // One finding per fault: where the open already reported a rule for an entry (data outside the
+        // file, an unknown encoding, a missing or unusable checksum), the entry's stream refuses to
+        // start with that same rule; the repeat is dropped.
+        let reported = Set(archive.findings.compactMap { finding in finding.entry.map { RuleAtEntry(rule: finding.rule, entry: $0) } })
+        findings += content.findings.filter { finding in
+            !(finding.entry.map { reported.contains(RuleAtEntry(rule: finding.rule, entry: $0)) } ?? false)
+        }
         return (parts, content, keepArchive ? archive : nil)
     }
 
@@ -150,3 +154,8 @@ struct PackageContent {
     var incomplete = false
 }
 
+/// A rule id and the entry it was reported for: the identity of one fault.
+private struct RuleAtEntry: Hashable {
+    let rule: String
+    let entry: String
+}

@@ -1,9 +1,10 @@
 internal import CLibArchive
 
-/// Reads a gzip'd cpio payload from a source of compressed bytes.
+/// Reads a compressed cpio payload from a source of compressed bytes.
 ///
-/// Decodes gzip itself (IAPCore's Inflater; several members may follow each other, anything else
-/// after the last one is an error) under a cap on decoded bytes, and feeds the raw cpio to
+/// Decodes gzip, bzip2 or xz itself (PayloadDecompressor, told apart by the first bytes; several
+/// members or streams may follow each other, anything else after the last one is an error) under a
+/// cap on decoded bytes, and feeds the raw cpio to
 /// libarchive's cpio reader (odc, newc and newc-crc are accepted). `nextEntry()` returns nil only
 /// after the whole stream was decoded and everything after `TRAILER!!!` was found to be NUL padding.
 /// The first error ends the reader: later calls throw it again.
@@ -18,7 +19,7 @@ public final class PayloadReader {
     /// Opens a payload; `source` fills the buffer it is given and returns the count, 0 at the end.
     public init(maxDecodedBytes: UInt64,
                 source: @escaping (UnsafeMutableRawBufferPointer) throws -> Int) throws(PayloadError) {
-        stream = DecodedStream(decoder: GzipMemberDecoder(maxDecodedBytes: maxDecodedBytes, source: source))
+        stream = DecodedStream(decoder: PayloadDecompressor(maxDecodedBytes: maxDecodedBytes, source: source))
         handle = try ArchiveReadHandle(stream: stream)
         try handle.check(archive_read_support_format_cpio(handle.pointer), "archive_read_support_format_cpio")
         try handle.open()

@@ -67,6 +67,9 @@ import Testing
         let path = scratch.at("payload.pkg")
         try package.write(to: path)
         try Validate.expectClean(path)
+        let inspect = try Harness.run(["iapkg", "inspect", path])
+        let format = command.split(separator: " ")[0]
+        #expect(inspect.status == 0 && inspect.stdout.contains("compression  \(format)\n"), "\(inspect.stdout)\(inspect.stderr)")
         let root = scratch.at("srv")
         let result = try Harness.run(["iapkg", "unpack", path, "--into", root])
         #expect(result.status == 0, "\(result.stderr)")

@@ -54,7 +54,8 @@ public enum PackageInspector {
                 }
             }
         } catch let error as XarError {
-            notes.append(.error(error.rule ?? "xar-data", error.entry, offset: error.offset, "\(error.message); \(error.advice)"))
+            notes += archive.findings.unreported([.error(error.rule ?? "xar-data", error.entry, offset: error.offset,
+                                                          "\(error.message); \(error.advice)")])
         } catch let error as BomError {
             notes.append(.error("shape-bom", parts.bom?.path, offset: nil, "the Bom cannot be read: \(error)"))
         } catch let error as PayloadError {

@@ -78,13 +78,8 @@ public enum PackageValidator {
         case .product: ProductPackageChecker.check(archive, parts: parts)
         case .tree: TreePackageChecker.check(archive)
         }
-        // One finding per fault: where the open already reported a rule for an entry (data outside the
-        // file, an unknown encoding, a missing or unusable checksum), the entry's stream refuses to
-        // start with that same rule; the repeat is dropped.
-        let reported = Set(archive.findings.compactMap { finding in finding.entry.map { RuleAtEntry(rule: finding.rule, entry: $0) } })
-        findings += content.findings.filter { finding in
-            !(finding.entry.map { reported.contains(RuleAtEntry(rule: finding.rule, entry: $0)) } ?? false)
-        }
+        // One finding per fault: a stream that refuses to start repeats what the open reported.
+        findings += archive.findings.unreported(content.findings)
         return (parts, content, keepArchive ? archive : nil)
     }
 
@@ -154,8 +149,3 @@ struct PackageContent {
     var incomplete = false
 }
 
-/// A rule id and the entry it was reported for: the identity of one fault.
-private struct RuleAtEntry: Hashable {
-    let rule: String
-    let entry: String
-}

@@ -146,6 +146,21 @@ struct EncodingCase: CustomTestStringConvertible, Sendable {
         #expect(["xar-data-decode", "xar-data-size", "xar-extracted-checksum"].contains(rule ?? "none"), "\(rule ?? "none")")
     }
 
+    @Test func anLzmaStreamAskingForTooMuchMemoryIsRefused() throws {
+        let content = SystemCompressor.sample(count: 10_000)
+        let codec = EncodingCase(style: "application/x-lzma", command: "xz --format=lzma -c")
+        // Bytes 1-4 of an .lzma header are the dictionary size, little-endian: claim 2 GiB.
+        let archive = try archive(codec, content: content) { $0.encoded?.replaceSubrange(1..<5, with: [0, 0, 0, 0x80]) }
+        let file = try archive.requireFile("data.bin")
+        do throws(XarError) {
+            _ = try archive.readAll(file, maxBytes: 1 << 20)
+            Issue.record("a 2 GiB dictionary was accepted")
+        } catch {
+            #expect(error.rule == "xar-data-decode")
+            #expect(error.message.contains("256 MiB"), "\(error)")
+        }
+    }
+
     @Test func anUnknownEncodingIsOneFindingNamingTheStyle() throws {
         var fixture = XarFixture()
         fixture.files[1].encoding = "application/x-zstd"

@@ -22,18 +22,22 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // libdeflate: whole-buffer deflate, much faster than zlib at the same ratio (block-parallel gzip).
         .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
+        // bzip2 and lzma/xz decoding for xar data and Payloads (Debian's libbz2 ships no .pc file).
+        .systemLibrary(name: "CBzip2", providers: [.apt(["libbz2-dev"])]),
+        .systemLibrary(name: "CLzma", pkgConfig: "liblzma", providers: [.apt(["liblzma-dev"])]),
 
         // Files, digests and zlib streams: the byte plumbing every format module shares.
         // System calls glibc hides behind _GNU_SOURCE.
         .target(name: "CShims"),
-        .target(name: "IAPCore", dependencies: ["CZlib", "COpenSSL", "CShims", "CDeflate"]),
+        .target(name: "IAPCore", dependencies: ["CZlib", "COpenSSL", "CShims", "CDeflate", "CBzip2", "CLzma"]),
         // libxml2, strictly: a SAX event parser, a small element tree, property lists.
         .target(name: "XMLKit", dependencies: ["CLibXML2", "IAPCore"]),
         // The xar container: header, TOC, heap, checksums; a strict reader and a reproducible writer.
         .target(name: "XarKit", dependencies: ["IAPCore", "XMLKit"]),
         // The BOMStore "bill of materials" of a component package.
         .target(name: "BomKit", dependencies: []),
-        // The component Payload: gzip'd cpio, written through libarchive (odc), read by our own parser.
+        // The component Payload: cpio (odc) written through libarchive; read by our own parser,
+        // compressed with gzip, bzip2 or xz.
         .target(name: "PayloadKit", dependencies: ["CLibArchive", "IAPCore"]),
         // The domain: content folders, ContentInfo, rules, build, inspect, validate, unpack.
         .target(name: "IAPKit", dependencies: ["IAPCore", "XMLKit", "XarKit", "BomKit", "PayloadKit"]),

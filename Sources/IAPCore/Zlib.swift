@@ -19,14 +19,7 @@ public enum ZlibFormat: Sendable {
 }
 
 /// A deflate or inflate stream that failed, with zlib's reason and how far it got.
-public struct ZlibError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// zlib's own message, or a summary of the status code.
-    public var reason: String
-    /// Input bytes consumed before the failure.
-    public var inputOffset: UInt64
-
-    public var description: String { "\(reason) (at input byte \(inputOffset))" }
-}
+public typealias ZlibError = DecompressionError
 
 /// Size of the output chunks handed to a sink.
 let zlibChunkSize = 256 * 1024
@@ -90,7 +83,7 @@ public final class Deflater: @unchecked Sendable {
 }
 
 /// A streaming inflater that reports exactly where its stream ended.
-public final class Inflater: @unchecked Sendable {
+public final class Inflater: StreamDecoder, @unchecked Sendable {
     private var stream = z_stream()
     private var output: UnsafeMutablePointer<UInt8>
     /// True once the compressed stream's end marker (and trailer) has been read.
@@ -108,6 +101,33 @@ public final class Inflater: @unchecked Sendable {
     deinit {
         inflateEnd(&stream)
         output.deallocate()
+    }
+
+    /// Inflates from `input` straight into `output` (see `StreamDecoder`).
+    public func decode(_ input: UnsafeRawBufferPointer,
+                       into target: UnsafeMutableRawBufferPointer) throws(DecompressionError) -> (consumed: Int, produced: Int) {
+        guard !finished, let out = target.baseAddress, target.count > 0 else { return (0, 0) }
+        let inCount = Int(clamped32(input.count))
+        stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress?.assumingMemoryBound(to: UInt8.self))
+        stream.avail_in = UInt32(inCount)
+        stream.next_out = out.assumingMemoryBound(to: UInt8.self)
+        stream.avail_out = clamped32(target.count)
+        let room = Int(stream.avail_out)
+        let status = inflate(&stream, Z_NO_FLUSH)
+        let consumed = inCount - Int(stream.avail_in)
+        let produced = room - Int(stream.avail_out)
+        defer {
+            totalIn += UInt64(consumed)
+            totalOut += UInt64(produced)
+        }
+        switch status {
+        case Z_STREAM_END: finished = true
+        case Z_OK, Z_BUF_ERROR: break  // BUF_ERROR: no progress without more input or room
+        default:
+            let message = stream.msg.map { String(cString: $0) } ?? "status \(status)"
+            throw DecompressionError(reason: "corrupt compressed data: \(message)", inputOffset: totalIn + UInt64(consumed))
+        }
+        return (consumed, produced)
     }
 
     /// Decompresses `input`, handing output to `sink` in chunks. Returns how many input bytes

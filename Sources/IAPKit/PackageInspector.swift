@@ -41,7 +41,11 @@ public enum PackageInspector {
                     let entries = try BomReader.read(try archive.readAll(bom, maxBytes: 512 << 20))
                     report.files = entries.compactMap(file(from:))
                 }
-                if let payload = parts.payload { plistBytes = try contentInfoFromPayloadHead(archive, payload) }
+                if let payload = parts.payload {
+                    let head = try contentInfoFromPayloadHead(archive, payload)
+                    plistBytes = head.plist
+                    report.compression = head.compression?.rawValue ?? report.compression
+                }
             case .tree:
                 let encodings = Set(archive.toc.files.compactMap { $0.data?.encoding.style })
                 report.compression = encodings.map(encodingName).sorted().joined(separator: ", ")
@@ -52,7 +56,8 @@ public enum PackageInspector {
                 }
             }
         } catch let error as XarError {
-            notes.append(.error(error.rule ?? "xar-data", error.entry, offset: error.offset, "\(error.message); \(error.advice)"))
+            notes += archive.findings.unreported([.error(error.rule ?? "xar-data", error.entry, offset: error.offset,
+                                                          "\(error.message); \(error.advice)")])
         } catch let error as BomError {
             notes.append(.error("shape-bom", parts.bom?.path, offset: nil, "the Bom cannot be read: \(error)"))
         } catch let error as PayloadError {
@@ -113,10 +118,23 @@ public enum PackageInspector {
         }
     }
 
-    /// Decodes the Payload only as far as ContentInfo.plist (normally its second entry).
-    static func contentInfoFromPayloadHead(_ archive: XarArchive, _ payload: XarFile) throws -> [UInt8]? {
+    /// Decodes the Payload only as far as ContentInfo.plist (normally its second entry); also says
+    /// how the Payload is compressed.
+    static func contentInfoFromPayloadHead(_ archive: XarArchive,
+                                           _ payload: XarFile) throws -> (plist: [UInt8]?, compression: PayloadCompression?) {
         let stream = try archive.dataStream(for: payload)
-        let reader = try PayloadReader(maxDecodedBytes: 64 << 20) { buffer in try stream.read(into: buffer) }
+        var leading: [UInt8] = []
+        let reader = try PayloadReader(maxDecodedBytes: 64 << 20) { buffer in
+            let n = try stream.read(into: buffer)
+            if leading.count < 6 { leading += buffer[0..<min(n, 6 - leading.count)] }
+            return n
+        }
+        let compression = PayloadCompression.detect(leading)
+        return (try plistFromPayload(reader), compression)
+    }
+
+    /// The bytes of ContentInfo.plist if it is among the Payload's first entries.
+    private static func plistFromPayload(_ reader: PayloadReader) throws -> [UInt8]? {
         for _ in 0..<16 {
             guard let entry = try reader.nextEntry() else { return nil }
             guard ContentEntry.components(of: entry.path) == ["ContentInfo.plist"], entry.kind == .file else { continue }

@@ -84,9 +84,8 @@ public enum PackageValidator {
         case .product: ProductPackageChecker.check(archive, parts: parts, maxUnpackedBytes: maxUnpackedBytes)
         case .tree: TreePackageChecker.check(archive, maxUnpackedBytes: maxUnpackedBytes)
         }
-        // One finding per broken range: the open already said where the data lies outside the file.
-        let outside = Set(archive.findings.filter { $0.rule == "xar-data-range" }.compactMap(\.entry))
-        findings += content.findings.filter { !($0.rule == "xar-data-range" && $0.entry.map(outside.contains) == true) }
+        // One finding per fault: a stream that refuses to start repeats what the open reported.
+        findings += archive.findings.unreported(content.findings)
         return (parts, content, keepArchive ? archive : nil, archive.signatureChecks)
     }
 

@@ -135,7 +135,7 @@ enum ProductPackageChecker {
                 content.findings.append(.error("size-declared-bomb", payload.path,
                     "the Payload decodes to more than its Bom declares (\(error)); a decompression bomb — refuse the package"))
             } else {
-                content.findings.append(.error("shape-payload", payload.path, "the Payload is not a readable gzip'd cpio archive: \(error)"))
+                content.findings.append(.error("shape-payload", payload.path, "the Payload is not a readable compressed cpio archive: \(error)"))
             }
             return
         } catch {

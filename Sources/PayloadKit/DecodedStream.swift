@@ -7,12 +7,12 @@ final class DecodedStream {
     /// Decoded bytes gathered before a block is handed to libarchive (unless the stream ends first).
     static let blockTarget = 64 * 1024
 
-    private let decoder: GzipMemberDecoder
+    private let decoder: any BlockDecoding
     private var current: DecodedBlock
     private var previous: DecodedBlock
 
     /// Wraps `decoder`, whose output this stream hands out.
-    init(decoder: GzipMemberDecoder) {
+    init(decoder: any BlockDecoding) {
         self.decoder = decoder
         current = DecodedBlock(initialCapacity: Self.blockTarget * 2)
         previous = DecodedBlock(initialCapacity: Self.blockTarget * 2)
@@ -21,7 +21,7 @@ final class DecodedStream {
     /// Decoded bytes produced so far.
     var decodedBytes: UInt64 { decoder.decodedBytes }
 
-    /// The next block of decoded bytes; empty once the gzip stream ended cleanly.
+    /// The next block of decoded bytes; empty once the compressed stream ended cleanly.
     func nextBlock() throws(PayloadError) -> UnsafeRawBufferPointer {
         swap(&current, &previous)
         current.reset(startOffset: decoder.decodedBytes)
@@ -30,7 +30,7 @@ final class DecodedStream {
     }
 
     /// Checks that everything decoded from `offset` (where libarchive stopped, after `TRAILER!!!`)
-    /// to the end of the gzip stream is NUL padding.
+    /// to the end of the compressed stream is NUL padding.
     func verifyPadding(from offset: UInt64) throws(PayloadError) {
         for block in [previous, current] {
             try Self.verifyZeros(in: block, from: offset)

@@ -40,6 +40,14 @@ public enum PayloadError: Error, Equatable, Sendable, CustomStringConvertible {
     case truncatedGzip(offset: UInt64)
     /// Bytes after the last gzip member that are not another gzip member.
     case junkAfterGzip(offset: UInt64)
+    /// The payload starts with bytes that are not gzip, bzip2 or xz (the first few, up to 6).
+    case unrecognizedCompression(leadingBytes: [UInt8])
+    /// libbz2 or liblzma rejected the `format` data at this compressed byte offset.
+    case corruptCompressed(format: String, offset: UInt64, reason: String)
+    /// The input ended inside a bzip2 or xz stream.
+    case truncatedCompressed(format: String, offset: UInt64)
+    /// Bytes after the last bzip2 or xz stream that do not start another stream of that format.
+    case junkAfterCompressed(format: String, offset: UInt64)
     /// Decoding would pass the cap on decoded bytes (a decompression bomb, or a cap set too low).
     case decompressionBomb(limit: UInt64, compressedOffset: UInt64)
     /// Non-NUL bytes after the cpio `TRAILER!!!` entry, at this decoded offset.
@@ -95,6 +103,14 @@ public enum PayloadError: Error, Equatable, Sendable, CustomStringConvertible {
             "the payload ends inside a gzip stream at compressed byte \(offset); the file is truncated"
         case .junkAfterGzip(let offset):
             "the payload has bytes after its gzip stream at compressed byte \(offset) that are not another gzip member"
+        case .unrecognizedCompression(let leading):
+            PayloadCompression.describeUnrecognized(leading)
+        case .corruptCompressed(let format, let offset, let reason):
+            "the payload's \(format) data is corrupt near compressed byte \(offset): \(reason)"
+        case .truncatedCompressed(let format, let offset):
+            "the payload ends inside a \(format) stream at compressed byte \(offset); the file is truncated"
+        case .junkAfterCompressed(let format, let offset):
+            "the payload has bytes after its \(format) stream at compressed byte \(offset) that do not start another \(format) stream"
         case .decompressionBomb(let limit, let offset):
             "the payload decodes to more than \(limit) bytes (stopped at compressed byte \(offset)); a decompression bomb or a cap set too low"
         case .dataAfterTrailer(let offset):

@@ -1,7 +1,8 @@
-/// Reads a gzip'd cpio payload from a source of compressed bytes.
+/// Reads a compressed cpio payload from a source of compressed bytes.
 ///
-/// Decodes gzip itself (several members may follow each other, anything else after the last one
-/// is an error) under a cap on decoded bytes, and parses the cpio strictly and in one pass: odc,
+/// Decodes gzip, bzip2 or xz itself (PayloadDecompressor, told apart by the first bytes; several
+/// members or streams may follow each other, anything else after the last one is an error) under a
+/// cap on decoded bytes, and parses the cpio strictly and in one pass: odc,
 /// newc and newc-crc, one format per payload, every header field a digit of its radix, names
 /// NUL-terminated and bounded, newc padding NUL, newc-crc sums checked. Hard links are found in
 /// linear time: a table keyed by (dev, ino) holds only non-directories whose link count is above 1.
@@ -36,10 +37,10 @@ public final class PayloadReader {
     /// Opens a payload; `source` fills the buffer it is given and returns the count, 0 at the end.
     public init(maxDecodedBytes: UInt64,
                 source: @escaping (UnsafeMutableRawBufferPointer) throws -> Int) throws(PayloadError) {
-        stream = DecodedStream(decoder: GzipMemberDecoder(maxDecodedBytes: maxDecodedBytes, source: source))
+        stream = DecodedStream(decoder: PayloadDecompressor(maxDecodedBytes: maxDecodedBytes, source: source))
         cursor = CpioCursor(stream: stream)
         scratch.reserveCapacity(256)
-        _ = try cursor.atEnd()  // decode the first block now: a stream that is not gzip fails here
+        _ = try cursor.atEnd()  // decode the first block now: a stream that is not compressed cpio fails here
     }
 
     /// Decoded (raw cpio) bytes produced so far.

@@ -7,13 +7,12 @@ public final class XarDataStream {
     public let entry: String
     /// Bytes decoded and accepted so far (never more than the declared size).
     public private(set) var decodedByteCount: UInt64 = 0
-    /// Bytes the decoder produced, the refused excess included (at most one zlib chunk past the declared size).
+    /// Bytes the decoder produced, the refused excess included (at most one byte past the declared size).
     public private(set) var producedByteCount: UInt64 = 0
     /// Stored bytes read from the heap so far.
     public private(set) var storedByteCount: UInt64 = 0
 
     private static let readChunk = 1 << 20
-    private static let inflateSlice = 8 * 1024
     /// Entries at least this long are read (and their stored bytes digested) on a read-ahead thread.
     private static let readAheadThreshold: UInt64 = 4 << 20
 
@@ -24,7 +23,10 @@ public final class XarDataStream {
     private let encoding: XarEncoding
     private let archived: (hasher: DigestHasher, expected: [UInt8])?
     private let extracted: (hasher: DigestHasher, expected: [UInt8])?
-    private let inflater: Inflater?
+    /// The codec's decoder; nil for stored data.
+    private let decoder: (any StreamDecoder)?
+    /// The decoder filled all the room it was given last time, so it may hold more output.
+    private var decoderMayHoldOutput = false
     /// Stored data is the decoded data: one digest serves both checksums (same algorithm).
     private let extractedIsArchived: Bool
     /// Reads and digests large entries ahead of the consumer, on its own thread.
@@ -35,8 +37,6 @@ public final class XarDataStream {
     private var storedBuffer = UnsafeRawBufferPointer(start: nil, count: 0)
     private var storedCount = 0
     private var storedPosition = 0
-    private var pending: [UInt8] = []
-    private var pendingPosition = 0
     private var ended = false
     private var failure: XarError?
 
@@ -50,7 +50,7 @@ public final class XarDataStream {
             encoding = .stored
             archived = nil
             extracted = nil
-            inflater = nil
+            decoder = nil
             extractedIsArchived = false
             return
         }
@@ -63,16 +63,7 @@ public final class XarDataStream {
         length = data.length
         size = data.size
         encoding = data.encoding
-        switch data.encoding {
-        case .stored: inflater = nil
-        case .zlib: inflater = Inflater(format: .zlib)
-        case .bzip2, .lzma, .xz:
-            throw XarError(rule: "xar-encoding", "the data is \(data.encoding.style), which this tool does not decode",
-                           entry: file.path, advice: "rebuild the package with zlib (application/x-gzip) or stored data")
-        case .other(let style):
-            throw XarError(rule: "xar-encoding", "unknown data encoding \"\(style)\"", entry: file.path,
-                           advice: "rebuild the package with zlib (application/x-gzip) or stored data")
-        }
+        decoder = try Self.decoder(for: data.encoding, entry: file.path)
         archived = try Self.expect(data.archivedChecksum, "archived-checksum", "xar-archived-checksum", file.path)
         extracted = try Self.expect(data.extractedChecksum, "extracted-checksum", "xar-extracted-checksum", file.path)
         extractedIsArchived = data.encoding == .stored && archived?.hasher.algorithm == extracted?.hasher.algorithm
@@ -94,6 +85,25 @@ public final class XarDataStream {
         return (DigestHasher(algorithm), checksum.digest)
     }
 
+    /// The decoder for `encoding`, nil for stored data; throws `xar-encoding` for a style xar does not define.
+    private static func decoder(for encoding: XarEncoding, entry: String) throws(XarError) -> (any StreamDecoder)? {
+        let codec: StreamCodec
+        switch encoding {
+        case .stored: return nil
+        case .zlib: codec = .zlib
+        case .bzip2: codec = .bzip2
+        case .lzma: codec = .lzma
+        case .xz: codec = .xz
+        case .other(let style):
+            throw XarError(rule: "xar-encoding", "unknown data encoding \"\(style)\"", entry: entry,
+                           advice: "rebuild the package with zlib (application/x-gzip), bzip2, lzma, xz or stored data")
+        }
+        do { return try codec.makeDecoder() } catch {
+            throw XarError(rule: "xar-data-decode", "the \(codec) decoder could not start: \(error.reason)", entry: entry,
+                           advice: "the machine is out of memory; try again")
+        }
+    }
+
     deinit { ownBuffer.deallocate() }
 
     /// Copies the next decoded bytes into `buffer`; returns 0 at the end, after every check passed.
@@ -102,18 +112,14 @@ public final class XarDataStream {
         guard buffer.count > 0 else { return 0 }
         do throws(XarError) {
             while true {
-                if pendingPosition < pending.count {
-                    let n = min(buffer.count, pending.count - pendingPosition)
-                    pending.withUnsafeBytes { source in
-                        buffer.baseAddress!.copyMemory(from: source.baseAddress! + pendingPosition, byteCount: n)
-                    }
-                    pendingPosition += n
-                    return n
-                }
                 if ended { return 0 }
-                pending.removeAll(keepingCapacity: true)
-                pendingPosition = 0
-                if inflater == nil, storedPosition < storedCount {
+                if let decoder {
+                    if storedPosition < storedCount || decoderMayHoldOutput {
+                        let n = try decodeStep(decoder, into: buffer)
+                        if n > 0 { return n }
+                        continue
+                    }
+                } else if storedPosition < storedCount {
                     // Stored data: straight from the chunk to the caller, checked on the way.
                     let n = min(buffer.count, storedCount - storedPosition)
                     let piece = UnsafeRawBufferPointer(rebasing: storedBuffer[storedPosition..<(storedPosition + n)])
@@ -122,16 +128,12 @@ public final class XarDataStream {
                     storedPosition += n
                     return n
                 }
-                if storedPosition == storedCount {
-                    if storedByteCount == length {
-                        try finishChecks()
-                        ended = true
-                        return 0
-                    }
-                    try refill()
-                    continue  // stored data goes out by the path above, compressed data below
+                if storedByteCount == length {
+                    try finishChecks()
+                    ended = true
+                    return 0
                 }
-                if let inflater { try decodeStep(inflater) }
+                try refill()
             }
         } catch {
             failure = error
@@ -182,47 +184,42 @@ public final class XarDataStream {
         if !extractedIsArchived { extracted?.hasher.update(bytes) }
     }
 
-    private func accept(_ bytes: UnsafeRawBufferPointer) throws(XarError) {
-        try check(bytes)
-        pending.append(contentsOf: bytes)
-    }
-
-    private func decodeStep(_ inflater: Inflater) throws(XarError) {
+    /// Decodes the rest of the current chunk straight into `buffer`, giving the decoder room for at
+    /// most one byte past the declared size, so a bomb stops the moment it would exceed it.
+    private func decodeStep(_ decoder: any StreamDecoder, into buffer: UnsafeMutableRawBufferPointer) throws(XarError) -> Int {
         let junkOffset = start + storedByteCount - UInt64(storedCount - storedPosition)
-        if inflater.finished {
+        if decoder.finished {
             throw fail("xar-data-decode", "the compressed stream ends before the stored length of \(length) bytes; the rest is junk",
                        at: junkOffset, advice: "the archive is damaged or hostile; refuse it")
         }
-        let slice = min(Self.inflateSlice, storedCount - storedPosition)
-        var sinkError: XarError?
-        let consumed: Int
+        let remaining = size - decodedByteCount
+        let room = remaining >= UInt64(buffer.count) ? buffer.count : Int(remaining) + 1
+        let input = UnsafeRawBufferPointer(rebasing: storedBuffer[storedPosition..<storedCount])
+        let target = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<room])
+        let step: (consumed: Int, produced: Int)
         do {
-            let input = UnsafeRawBufferPointer(rebasing: storedBuffer[storedPosition..<(storedPosition + slice)])
-            consumed = try inflater.decompress(input) { output in
-                do throws(XarError) { try accept(output) } catch {
-                    sinkError = error
-                    throw error
-                }
-            }
+            step = try decoder.decode(input, into: target)
         } catch {
-            if let sinkError { throw sinkError }
-            throw fail("xar-data-decode", "the compressed data is corrupt: \(error)", at: junkOffset,
+            throw fail("xar-data-decode", "the \(encoding.style) data is corrupt: \(error.reason)", at: start + error.inputOffset,
                        advice: "the archive is damaged; rebuild or download it again")
         }
-        storedPosition += consumed
-        if inflater.finished && (storedPosition < storedCount || storedByteCount < length) {
+        storedPosition += step.consumed
+        decoderMayHoldOutput = step.produced == room && !decoder.finished
+        try check(UnsafeRawBufferPointer(rebasing: buffer[0..<step.produced]))
+        if decoder.finished && (storedPosition < storedCount || storedByteCount < length) {
             throw fail("xar-data-decode", "the compressed stream ends before the stored length of \(length) bytes; the rest is junk",
                        at: start + storedByteCount - UInt64(storedCount - storedPosition),
                        advice: "the archive is damaged or hostile; refuse it")
         }
-        if consumed == 0 && !inflater.finished && pending.isEmpty {
+        if step.consumed == 0 && step.produced == 0 && !decoder.finished && storedPosition < storedCount {
             throw fail("xar-data-decode", "the compressed data makes no progress", at: junkOffset,
                        advice: "the archive is damaged; rebuild or download it again")
         }
+        return step.produced
     }
 
     private func finishChecks() throws(XarError) {
-        if let inflater, !inflater.finished {
+        if let decoder, !decoder.finished {
             throw fail("xar-data-decode", "the compressed stream is cut short at the end of its \(length) stored bytes",
                        at: start + length, advice: "the archive is damaged; rebuild or download it again")
         }

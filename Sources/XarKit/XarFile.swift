@@ -41,13 +41,14 @@ public enum XarFileType: Equatable, Sendable {
 public enum XarEncoding: Equatable, Sendable {
     /// `application/octet-stream`: the bytes as they are.
     case stored
-    /// `application/x-gzip`: a zlib (RFC 1950) stream, despite the name.
+    /// `application/x-gzip`: a zlib (RFC 1950) stream, despite the name; xar 1.6.1 also writes
+    /// `application/zlib` for it (its `--rfc6713` option, forced when the TOC checksum is SHA-2).
     case zlib
     /// `application/x-bzip2`.
     case bzip2
-    /// `application/x-lzma`.
+    /// `application/x-lzma`: an `.lzma` ("alone") stream; early xar wrote `.xz` under this name.
     case lzma
-    /// `application/x-xz`.
+    /// `application/x-xz`: an `.xz` stream.
     case xz
     /// A style xar does not define.
     case other(String)
@@ -56,7 +57,7 @@ public enum XarEncoding: Equatable, Sendable {
     public init(style: String) {
         switch style {
         case "application/octet-stream": self = .stored
-        case "application/x-gzip": self = .zlib
+        case "application/x-gzip", "application/zlib": self = .zlib
         case "application/x-bzip2": self = .bzip2
         case "application/x-lzma": self = .lzma
         case "application/x-xz": self = .xz

@@ -6,6 +6,10 @@ struct FixtureFile {
     var content: [UInt8]
     /// The `<encoding style>`; zlib-compresses the content when it is `application/x-gzip`.
     var encoding: String = "application/x-gzip"
+    /// The bytes written to the heap, when made elsewhere (a system compressor); nil encodes `content`.
+    var encoded: [UInt8]? = nil
+    /// Replaces `<size>` (the decoded length).
+    var declaredSize: Int? = nil
 }
 
 /// Writes xar archives by hand — header, our own TOC text, heap — so each part can be made wrong on purpose.
@@ -44,9 +48,10 @@ struct XarFixture {
         var data: [UInt8] = []
         var fileElements = ""
         for (index, file) in files.enumerated() {
-            let stored = file.encoding == "application/x-gzip" ? try Deflater.compress(file.content, format: .zlib) : file.content
+            let stored = try file.encoded
+                ?? (file.encoding == "application/x-gzip" ? Deflater.compress(file.content, format: .zlib) : file.content)
             fileElements += Self.fileXML(id: index + 1, name: file.name, offset: 20 + data.count, length: stored.count,
-                                         size: file.content.count, encoding: file.encoding,
+                                         size: file.declaredSize ?? file.content.count, encoding: file.encoding,
                                          archived: DigestHasher.digest(.sha1, of: stored),
                                          extracted: DigestHasher.digest(.sha1, of: file.content))
             data += stored

@@ -68,6 +68,7 @@ public enum PackageValidator {
             findings.append(.error("plist-syntax", "ContentInfo.plist",
                 "ContentInfo.plist could not be read from the package, so the product and version are unknown; rebuild the package with iapkg build"))
         }
+        StoredNames.annotate(&findings, entries: content.entries)
         let report = ValidationReport(path: path, shape: parts.shape == .product ? .product : .tree, info: info,
                                       findings: findings, strict: options.strict, signatures: signatures.isEmpty ? nil : signatures)
         return PackageOutcome(report: report, info: info, parts: parts, archive: kept, entries: content.entries)

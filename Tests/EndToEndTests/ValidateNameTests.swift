@@ -69,6 +69,14 @@ import Testing
         try Validate.expectError(try tree("enc-dot", [.encodedDirectory("..", [.file("x", text: "x")])]), "entry-name-invalid")
     }
 
+    @Test func containerFindingsOnEncodedEntriesCarryTheStoredName() throws {
+        var node = XarNode.encodedFile("日本.txt", text: "x")
+        node.archivedChecksum = .wrong
+        let run = try Validate.expectError(try tree("enc-checksum", [node]), "xar-archived-checksum")
+        let finding = run.findings.first { $0.rule == "xar-archived-checksum" }
+        #expect(finding?.entry == "Contents/日本.txt" && finding?.storedEntry == "Contents/5pel5pysLnR4dA==", "\(run.dump)")
+    }
+
     @Test func encodedNULSlashAndControlsAreRefused() throws {
         try Validate.expectError(try tree("enc-nul", [.encodedFile(Array("a\0b.txt".utf8), text: "x")]), "entry-name-invalid")
         try Validate.expectError(try tree("enc-slash", [.encodedFile("a/b.txt", text: "x")]), "entry-name-invalid")

@@ -54,7 +54,7 @@ enum TreePackageChecker {
             }
             // Every entry's data is decoded and checked, not only regular files': a hard link or a
             // folder may carry bytes too, and some extractor may write them.
-            if let owner = archive.sharedData[index], owner < content.entries.count {
+            if let owner = archive.sharedData[index], owner < content.entries.count, entry.components != ["ContentInfo.plist"] {
                 // The same heap bytes as an earlier file (xar --coalesce-heap): decoded once, judged as those.
                 entry.sniff = content.entries[owner].sniff
             } else if let data = file.data {

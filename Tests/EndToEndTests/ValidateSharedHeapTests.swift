@@ -42,6 +42,30 @@ import Testing
         }
     }
 
+    @Test func contentInfoSharingTheRangeOfAnEarlierCopyIsStillRead() throws {
+        // xar --coalesce-heap points ContentInfo.plist at an identical file listed before it.
+        let plist = Fixtures.plist(product: "com.example.test", version: "1.0")
+        let path = scratch.at("plist-shared.pkg")
+        try HostileTree.write([.directory("Contents", [.file("copy.plist", text: plist)]), .file("ContentInfo.plist", text: plist)], to: path) { xar in
+            var dropped = 0
+            xar.editTOC = { xml in
+                let blocks = xml.components(separatedBy: "<data>")
+                guard blocks.count == 3 else { return xml }
+                func field(_ name: String, _ block: String) -> String {
+                    block.components(separatedBy: "<\(name)>")[1].components(separatedBy: "</\(name)>")[0]
+                }
+                dropped = Int(field("length", blocks[2])) ?? 0
+                let second = blocks[2].replacingOccurrences(of: "<offset>\(field("offset", blocks[2]))</offset>",
+                                                            with: "<offset>\(field("offset", blocks[1]))</offset>")
+                return blocks[0..<2].joined(separator: "<data>") + "<data>" + second
+            }
+            xar.editHeap = { heap in Array(heap.dropLast(dropped)) }
+        }
+        let run = try Validate.run(path)
+        #expect(run.status == 0, "\(run.dump)")
+        #expect(run.document?.inputs.first?.productIdentifier == "com.example.test", "\(run.dump)")
+    }
+
     @Test func sharedRangeThatDisagreesIsAnError() throws {
         let path = try coalesced("disagree") { block in
             block.replacingOccurrences(of: "application/x-gzip", with: "application/octet-stream")

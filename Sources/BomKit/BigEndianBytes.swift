@@ -16,12 +16,4 @@ extension Array where Element == UInt8 {
         appendBigEndian(UInt32(truncatingIfNeeded: value >> 32))
         appendBigEndian(UInt32(truncatingIfNeeded: value))
     }
-
-    /// Overwrites four bytes at `offset`; the caller guarantees the range exists.
-    mutating func storeBigEndian(_ value: UInt32, at offset: Int) {
-        self[offset] = UInt8(truncatingIfNeeded: value >> 24)
-        self[offset + 1] = UInt8(truncatingIfNeeded: value >> 16)
-        self[offset + 2] = UInt8(truncatingIfNeeded: value >> 8)
-        self[offset + 3] = UInt8(truncatingIfNeeded: value)
-    }
 }

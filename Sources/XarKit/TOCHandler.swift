@@ -44,7 +44,6 @@ final class TOCHandler: XMLEventHandler {
         var archived: XarChecksum?
         var extracted: XarChecksum?
         var duplicates: [String] = []
-        var checksumStyle: String?
     }
 
     private let limits: XarLimits

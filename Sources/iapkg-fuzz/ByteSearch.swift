@@ -20,17 +20,6 @@ enum ByteSearch {
         return nil
     }
 
-    /// Every index where `needle` starts in `haystack` (at most `limit` of them).
-    static func findAll(_ needle: [UInt8], in haystack: [UInt8], limit: Int = 10_000) -> [Int] {
-        var found: [Int] = []
-        var index = 0
-        while found.count < limit, let hit = find(needle, in: haystack, from: index) {
-            found.append(hit)
-            index = hit + 1
-        }
-        return found
-    }
-
     /// The decimal number spelled by `bytes[range]`, if it is only digits and fits in 64 bits.
     static func decimal(_ bytes: [UInt8], _ range: Range<Int>) -> UInt64? {
         guard !range.isEmpty, range.count <= 20, range.lowerBound >= 0, range.upperBound <= bytes.count else { return nil }

@@ -26,8 +26,8 @@ struct SarifLog: Encodable {
 
     struct Driver: Encodable {
         var name = "iapkg"
-        var version = IAPKitVersion.current
-        var semanticVersion = IAPKitVersion.current
+        var version = ReleaseVersion.current
+        var semanticVersion = ReleaseVersion.current
         var rules: [Rule]
     }
 

@@ -79,7 +79,7 @@ import Testing
         #expect(runs.count == 1)
         let driver = try #require((runs[0]["tool"] as? [String: Any])?["driver"] as? [String: Any])
         #expect(driver["name"] as? String == "iapkg")
-        #expect(driver["version"] as? String == IAPKitVersion.current)
+        #expect(driver["version"] as? String == ReleaseVersion.current)
         let rules = try #require(driver["rules"] as? [[String: Any]]).compactMap { $0["id"] as? String }
         let results = try #require(runs[0]["results"] as? [[String: Any]])
         let used = Set(results.compactMap { $0["ruleId"] as? String })

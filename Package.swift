@@ -13,6 +13,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // `swift package generate-documentation --target IAPKit` (the DocC catalogue in Sources/IAPKit/IAPKit.docc).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // C libraries, found through pkg-config; only the wrapper modules import them.
@@ -45,7 +47,7 @@ let package = Package(
         .target(name: "IAPKitCLI", dependencies: [
             "IAPKit", "XMLKit", "XarKit",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ]),
+        ], exclude: ["Schemas"]),
         .executableTarget(name: "iapkg", dependencies: ["IAPKitCLI"]),
         // A mutation fuzzer: truncated and bit-flipped packages through the reader and the validator.
         .executableTarget(name: "iapkg-fuzz", dependencies: ["IAPKit", "XarKit", "IAPCore"], exclude: ["README.md"]),
@@ -57,6 +59,6 @@ let package = Package(
         .testTarget(name: "PayloadKitTests", dependencies: ["PayloadKit", "IAPCore"]),
         .testTarget(name: "IAPKitTests", dependencies: ["IAPKit", "XarKit", "BomKit", "PayloadKit", "XMLKit", "IAPCore"]),
         .testTarget(name: "IAPKitCLITests", dependencies: ["IAPKitCLI", "IAPKit", "IAPCore"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["IAPKit", "XarKit", "BomKit", "IAPCore"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["IAPKit", "XarKit", "BomKit", "IAPCore"], exclude: ["Fixtures"]),
     ]
 )

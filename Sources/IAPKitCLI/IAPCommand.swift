@@ -1,4 +1,5 @@
 import ArgumentParser
+import IAPKit
 
 /// The root command: `iapkg <subcommand>`.
 public struct IAPCommand: ParsableCommand {
@@ -13,7 +14,7 @@ public struct IAPCommand: ParsableCommand {
         Exit status: 0 success; 1 the input is invalid or a check failed; 2 the tool could not do its
         job (missing file, I/O error, disk full); 64 usage error.
         """,
-        version: "iapkg 0.1.0",
+        version: "iapkg \(ReleaseVersion.current)",
         subcommands: [InitCommand.self, BuildCommand.self, BumpCommand.self, InspectCommand.self, ValidateCommand.self,
                       UnpackCommand.self, ListCommand.self, ActivateCommand.self]
     )

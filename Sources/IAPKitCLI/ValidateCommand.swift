@@ -6,7 +6,7 @@ import XMLKit
 
 /// The report formats `iapkg validate` writes on stdout.
 enum ValidateFormat: String, ExpressibleByArgument, CaseIterable {
-    case text, json, junit
+    case text, json, junit, sarif
 }
 
 /// `iapkg validate`: the CI gate.
@@ -28,12 +28,13 @@ struct ValidateCommand: ParsableCommand {
           iapkg validate dist/*.pkg
           iapkg validate level-pack.pkg --product-id com.example.game.levels.pack1 --newer-than 1.0
           iapkg validate dist/*.pkg --format junit > iapkg-report.xml
+          iapkg validate dist/*.pkg --format sarif > iapkg.sarif
         """)
 
     @Argument(help: "Packages (.pkg) or content folders.")
     var paths: [String]
 
-    @Option(help: "Report format: text, json or junit.")
+    @Option(help: "Report format: text, json, junit or sarif (SARIF 2.1.0, for code scanning).")
     var format: ValidateFormat = .text
 
     @Flag(help: "Same as --format json.")
@@ -94,6 +95,7 @@ struct ValidateCommand: ParsableCommand {
         case .text: output.writeText(to: console)
         case .json: console.out(try JSONOutput.encode(output.document))
         case .junit: console.out(output.junit())
+        case .sarif: console.out(try JSONOutput.encode(output.sarif))
         }
         if format != .text || json {
             for item in unreadable { console.err("iapkg: error: \(item.message)") }

@@ -34,6 +34,10 @@ public enum RuleSummaries {
         "xar-data-decode": "A xar entry's data does not decode.",
         "xar-data": "The package's data could not be read.",
         "xar-checksum-md5": "A TOC or file checksum is MD5, which is broken.",
+        "xar-signature-invalid": "A TOC signature does not verify against the TOC digest.",
+        "xar-signature-certificate": "A TOC signature's certificates are missing, unreadable or hold no RSA key.",
+        "xar-signature-untrusted": "With --trust-anchor, a signature's chain does not lead to the anchor.",
+        "xar-signature-missing": "With --trust-anchor, the package is not signed.",
         "xar-heap-unreferenced": "Heap bytes that no entry references.",
         "xar-name-wrapped": "A base64 name that bsdtar extracts cut at its first line break.",
         // Shape

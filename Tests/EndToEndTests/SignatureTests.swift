@@ -30,6 +30,13 @@ struct SignatureTests {
 
     init() throws { pki = try #require(TestPKI.shared) }
 
+    @Test func signedReportsMatchTheirSchemas() throws {
+        let path = try signedPackage("schema")
+        try OutputSchemaTests.expectValid(try Harness.run(["iapkg", "validate", path, "--json",
+                                                           "--trust-anchor", pki.at("ca.pem")]), "validate.schema.json")
+        try OutputSchemaTests.expectValid(try Harness.run(["iapkg", "inspect", path, "--json"]), "inspect.schema.json")
+    }
+
     /// A tree package signed by `signer` (by default: the leaf key, the leaf and the CA listed, RSA and CMS).
     func signedPackage(_ name: String, edit: (inout TestSigner) -> Void = { _ in }) throws -> String {
         let unsigned = scratch.at(name + "-unsigned.pkg")

@@ -10,16 +10,16 @@ struct BuildCommand: ParsableCommand {
         commandName: "build",
         abstract: "Build a content folder into a hosted-content .pkg.",
         discussion: """
-        The folder must hold ContentInfo.plist and Contents/. It is checked first (layout, plist,
-        no executable code, links that stay inside Contents/, no special files); nothing is written
+        The folder must hold ContentInfo.plist and Contents/. It is checked first (layout, plist, \
+        no executable code, links that stay inside Contents/, no special files); nothing is written \
         unless it passes. Clutter (.DS_Store, ._*, .git, .svn, CVS, __MACOSX, Thumbs.db) is left out.
 
-        --layout product (default) writes what 'productbuild --content' wrote: a Distribution and a
-        component NAME.pkg with Bom, PackageInfo and a gzip'd cpio Payload. --layout tree writes
+        --layout product (default) writes what 'productbuild --content' wrote: a Distribution and a \
+        component NAME.pkg with Bom, PackageInfo and a gzip'd cpio Payload. --layout tree writes \
         ContentInfo.plist and Contents/ as xar entries directly.
 
-        With --source-date-epoch N (or SOURCE_DATE_EPOCH), every time stamp is N and two builds of
-        the same folder are byte-identical. The package is written to a temporary file and renamed
+        With --source-date-epoch N (or SOURCE_DATE_EPOCH), every time stamp is N and two builds of \
+        the same folder are byte-identical. The package is written to a temporary file and renamed \
         into place, so a failed build never leaves a partial .pkg.
 
         Examples:

@@ -7,7 +7,7 @@ struct BumpCommand: ParsableCommand {
         commandName: "bump",
         abstract: "Raise ContentVersion in ContentInfo.plist (1.0 → 1.1), changing nothing else.",
         discussion: """
-        Only the ContentVersion string changes: keys, their order, comments, indentation and every
+        Only the ContentVersion string changes: keys, their order, comments, indentation and every \
         other byte stay as they were. A binary plist is rewritten as XML (and says so).
 
         Examples:

@@ -7,10 +7,10 @@ struct InspectCommand: ParsableCommand {
         commandName: "inspect",
         abstract: "Show what a .pkg holds: shape, product, version, sizes and every file.",
         discussion: """
-        Reads the table of contents and the Bom only (and the first entries of the Payload, to reach
-        ContentInfo.plist), so it takes milliseconds whatever the package's size. Both shapes are
-        read: 'product' (as productbuild --content makes) and 'tree' (as bsdtar --format xar makes).
-        A signed package also shows each signature, whether it verifies, and its certificate chain.
+        Reads the table of contents and the Bom only (and the first entries of the Payload, to reach \
+        ContentInfo.plist), so it takes milliseconds whatever the package's size. Both shapes are \
+        read: 'product' (as productbuild --content makes) and 'tree' (as bsdtar --format xar makes). \
+        A signed package also shows each signature, whether it verifies, and its certificate chain. \
         inspect is not a validator; use 'iapkg validate' to check every rule.
 
         Examples:

@@ -7,13 +7,13 @@ struct UnpackCommand: ParsableCommand {
         commandName: "unpack",
         abstract: "Unpack packages into ROOT/<product-id>/<version>/ and switch ROOT/<product-id>/current atomically.",
         discussion: """
-        Each package is validated completely first; an invalid one writes nothing. Content is written
-        into a private staging folder, flushed to disk, and renamed into place in one step, so readers
-        never see half a version, and a crash or a full disk loses nothing already there. Files get
+        Each package is validated completely first; an invalid one writes nothing. Content is written \
+        into a private staging folder, flushed to disk, and renamed into place in one step, so readers \
+        never see half a version, and a crash or a full disk loses nothing already there. Files get \
         mode 0644, folders 0755; no owners, no extended attributes; hard links become copies.
 
-        Re-unpacking a version with identical content does nothing ("already installed"); different
-        content under the same version is refused unless --force. A version lower than the current one
+        Re-unpacking a version with identical content does nothing ("already installed"); different \
+        content under the same version is refused unless --force. A version lower than the current one \
         is refused unless --allow-downgrade.
 
         Examples:

@@ -15,13 +15,13 @@ struct ValidateCommand: ParsableCommand {
         commandName: "validate",
         abstract: "Check packages or content folders against every rule; exit 1 if any is invalid.",
         discussion: """
-        Each path is a .pkg (either shape) or a content folder. Every rule is checked and every
-        finding reported (rule id, entry, byte offset, what to do) before the verdict. The data of
-        every file is decoded and checked: checksums, sizes, executable code by its bytes, and for
-        product archives the Bom against the Payload. Warnings do not fail the run unless --strict.
+        Each path is a .pkg (either shape) or a content folder. Every rule is checked and every \
+        finding reported (rule id, entry, byte offset, what to do) before the verdict. The data of \
+        every file is decoded and checked: checksums, sizes, executable code by its bytes, and for \
+        product archives the Bom against the Payload. Warnings do not fail the run unless --strict. \
         Signatures are verified; with --trust-anchor their chains must also lead to that certificate.
 
-        Exit status: 0 all valid; 1 at least one invalid; 2 an input could not be read; 64 usage.
+        Exit status: 0 all valid; 1 at least one invalid; 2 an input could not be read; 64 usage. \
         When GITHUB_ACTIONS=true, findings are also printed as workflow annotations.
 
         Examples:

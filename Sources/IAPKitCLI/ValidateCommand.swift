@@ -128,11 +128,8 @@ struct ValidateCommand: ParsableCommand {
         guard FileManager.default.fileExists(atPath: text) else {
             throw IAPKitError.failed("--newer-than '\(text)' is neither a version (1.0, 2.3.1) nor an existing .pkg or folder")
         }
-        let report = try PackageValidator.validate(text)
-        guard let version = report.contentVersion.flatMap(ContentVersion.init) else {
-            throw IAPKitError.refused("--newer-than \(text): its ContentVersion cannot be read")
-        }
-        return version
+        // Only the version is read, not the whole package judged: it is a reference, not an input.
+        return try ContentVersionOfInput.read(text)
     }
 }
 

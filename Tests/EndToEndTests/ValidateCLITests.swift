@@ -39,6 +39,11 @@ import Testing
         let same = try good("same", version: "2.0")
         try Validate.expectClean(path, extra: ["--newer-than", older])
         try Validate.expectError(path, "plist-version-not-newer", extra: ["--newer-than", same])
+        // Only the reference's version is read: an older package that breaks rules still serves.
+        let brokenOlder = try good("broken-older", version: "1.9", contents: [.file("x.bin", CodeSamples.elf)])
+        try Validate.expectClean(path, extra: ["--newer-than", brokenOlder])
+        let folder = try scratch.contentFolder("reference", version: "2.0")
+        try Validate.expectError(path, "plist-version-not-newer", extra: ["--newer-than", folder])
     }
 
     @Test func newerThanNonsenseIsAUsageError() throws {

@@ -3,10 +3,11 @@ import PackageDescription
 
 /// iapkg: build, inspect, validate and unpack In-App Purchase hosted-content packages.
 ///
+/// Linux only (Debian 12, glibc): the only platform built and tested.
+///
 /// Layers (imports point down): iapkg → IAPKitCLI → IAPKit → XarKit / BomKit / PayloadKit / XMLKit → IAPCore → C.
 let package = Package(
     name: "iapkg",
-    platforms: [.macOS(.v13)],
     products: [
         .executable(name: "iapkg", targets: ["iapkg"]),
         .library(name: "IAPKit", targets: ["IAPKit"]),

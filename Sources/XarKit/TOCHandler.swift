@@ -35,21 +35,10 @@ final class TOCHandler: XMLEventHandler {
         var dataCount = 0
     }
 
-    /// The state of one open `<data>`.
-    private struct DataFrame {
-        var offset: UInt64?
-        var length: UInt64?
-        var size: UInt64?
-        var encoding: XarEncoding?
-        var archived: XarChecksum?
-        var extracted: XarChecksum?
-        var duplicates: [String] = []
-    }
-
     private let limits: XarLimits
     private var stack: [Node] = []
     private var fileFrames: [FileFrame] = []
-    private var dataFrame = DataFrame()
+    private var dataFrame = TOCDataFrame()
     private var eaOffset: UInt64?
     private var eaLength: UInt64?
     private var signatureOffset: UInt64?
@@ -208,7 +197,7 @@ final class TOCHandler: XMLEventHandler {
                 return .leaf(.link)
             case "data":
                 fileFrames[fileFrames.count - 1].dataCount += 1
-                dataFrame = DataFrame()
+                dataFrame = TOCDataFrame()
                 return .data
             case "ea":
                 toc.files[frame.index].hasExtendedAttributes = true
@@ -340,44 +329,18 @@ final class TOCHandler: XMLEventHandler {
     private func finishName(_ index: Int) {
         let frameIndex = fileFrames.count - 1
         guard frameIndex >= 0 else { return }
-        var name = text
-        var stored: String?
-        switch nameEncoding {
-        case nil: break
-        case "base64"?:
-            guard let bytes = Base64.decode(text) else {
-                note(index, .xarError("xar-name-encoding", "the base64 <name> \"\(text.prefix(120))\" is not valid base64; no reader can agree on this name"))
-                stored = text
-                break
-            }
-            // Invalid UTF-8 becomes U+FFFD here, which the name rules refuse as invalid UTF-8.
-            name = String(decoding: bytes, as: UTF8.self)
-            stored = String(text.unicodeScalars.filter { !" \t\r\n".unicodeScalars.contains($0) })
-            let libarchive = Self.libarchiveReading(ofBase64: text)
-            if libarchive != name { toc.files[index].libarchiveName = libarchive }
-        case let other?:
-            note(index, .xarError("xar-name-encoding", "the <name> has enctype=\"\(other.prefix(80))\"; xar defines only base64, so readers would disagree on this name"))
-            stored = text
-        }
+        let decoded = XarNameDecoding(text: text, enctype: nameEncoding)
+        if let problem = decoded.problem { note(index, .xarError("xar-name-encoding", problem)) }
         guard let first = fileFrames[frameIndex].firstName else {
-            fileFrames[frameIndex].firstName = name
-            toc.files[index].name = name
-            toc.files[index].storedName = stored
+            fileFrames[frameIndex].firstName = decoded.name
+            toc.files[index].name = decoded.name
+            toc.files[index].storedName = decoded.stored
+            toc.files[index].libarchiveName = decoded.libarchive
             return
         }
-        if first != name {
-            note(index, .xarError("xar-file-name", "the file has two different names, \"\(first.prefix(120))\" and \"\(name.prefix(120))\"; readers would disagree on which one it is"))
+        if first != decoded.name {
+            note(index, .xarError("xar-file-name", "the file has two different names, \"\(first.prefix(120))\" and \"\(decoded.name.prefix(120))\"; readers would disagree on which one it is"))
         }
-    }
-
-    /// The name libarchive 3.x extracts from a base64 `<name>`: it decodes only up to the first byte
-    /// outside the base64 alphabet, so a name wrapped by libxml2 (over 54 bytes) loses its tail.
-    static func libarchiveReading(ofBase64 text: String) -> String {
-        let alphabet = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
-        var prefix = Array(text.utf8.prefix { alphabet.contains($0) })
-        if prefix.count % 4 == 1 { prefix.removeLast() }
-        while prefix.count % 4 != 0 { prefix.append(UInt8(ascii: "=")) }
-        return String(decoding: Base64.decode(String(decoding: prefix, as: UTF8.self)) ?? [], as: UTF8.self)
     }
 
     private func number(_ what: String, _ index: Int?) -> UInt64? {
@@ -388,25 +351,13 @@ final class TOCHandler: XMLEventHandler {
 
     private func finishData() {
         guard let index = fileFrames.last?.index else { return }
-        let frame = dataFrame
         if fileFrames[fileFrames.count - 1].dataCount > 1 {
             note(index, .xarError("xar-data-fields", "the file has more than one <data>"))
             return
         }
-        if !frame.duplicates.isEmpty {
-            note(index, .xarError("xar-data-fields", "<data> repeats \(frame.duplicates.joined(separator: ", "))"))
-        }
-        guard let offset = frame.offset, let length = frame.length, let size = frame.size else {
-            let missing = [("offset", frame.offset), ("length", frame.length), ("size", frame.size)]
-                .filter { $0.1 == nil }.map { "<\($0.0)>" }.joined(separator: ", ")
-            note(index, .xarError("xar-data-fields", "<data> lacks a valid \(missing)"))
-            return
-        }
-        if frame.encoding == nil {
-            note(index, .xarError("xar-encoding", "<data> has no <encoding>; it is read as stored bytes"))
-        }
-        toc.files[index].data = XarData(offset: offset, length: length, size: size, encoding: frame.encoding ?? .stored,
-                                        archivedChecksum: frame.archived, extractedChecksum: frame.extracted)
+        let (data, problems) = dataFrame.finish()
+        for problem in problems { note(index, .xarError(problem.rule, problem.message)) }
+        if let data { toc.files[index].data = data }
     }
 
     private func finishFile() {

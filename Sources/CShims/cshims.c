@@ -40,6 +40,7 @@ int iap_rename_noreplace(int olddirfd, const char *oldpath, int newdirfd, const 
 }
 
 #include <signal.h>
+#include <pthread.h>
 #include <errno.h>
 #include <string.h>
 
@@ -60,5 +61,12 @@ int iap_install_stop_pipe(int fd) {
     action.sa_flags = SA_RESTART;
     iap_stop_fd = fd;
     if (sigaction(SIGTERM, &action, NULL) != 0) return -1;
-    return sigaction(SIGINT, &action, NULL);
+    if (sigaction(SIGINT, &action, NULL) != 0) return -1;
+    /* A parent may have left them blocked (Foundation's Process does): unblock in this thread,
+       and threads started later inherit it. */
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGINT);
+    return pthread_sigmask(SIG_UNBLOCK, &set, NULL);
 }

@@ -15,7 +15,7 @@ public struct IAPCommand: ParsableCommand {
         """,
         version: "iapkg 0.1.0",
         subcommands: [InitCommand.self, BuildCommand.self, BumpCommand.self, InspectCommand.self, ValidateCommand.self,
-                      UnpackCommand.self, ListCommand.self, ActivateCommand.self, ServeCommand.self]
+                      UnpackCommand.self, ListCommand.self, ActivateCommand.self, ServeCommand.self, DiffCommand.self]
     )
     public init() {}
 }

@@ -37,12 +37,17 @@ final class IncomingFolder: @unchecked Sendable {
     }
 
     /// Package files waiting in the folder, unchanged for at least `settled` seconds (a younger
-    /// one may still be written; its close event, or a later scan, brings it).
-    func waiting(settled: Double) throws -> [String] {
-        try folder.names().filter { name in
+    /// one may still be written; its close event, or the scan after it settles, brings it), and
+    /// whether younger ones were left for later.
+    func waiting(settled: Double) throws -> (names: [String], younger: Bool) {
+        var younger = false
+        let names = try folder.names().filter { name in
             guard Self.isPackageName(name), let st = folder.status(name), st.st_mode & S_IFMT == S_IFREG else { return false }
-            return (folder.age(name) ?? 0) >= settled
+            if (folder.age(name) ?? 0) >= settled { return true }
+            younger = true
+            return false
         }
+        return (names, younger)
     }
 
     /// Packages claimed by an earlier run and not committed: to be handled again.

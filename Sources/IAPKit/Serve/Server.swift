@@ -29,6 +29,7 @@ public final class Server: @unchecked Sendable {
     private var queued: Set<Work> = []
     private var stopping = false
     private var running = 0
+    private var youngerSeen = false  // main thread only
 
     /// Opens the incoming folder (creating `.processing/`, `accepted/`, `rejected/`) and the store.
     public init(options: ServeOptions, render: @escaping ReportRenderer, sink: @escaping EventSink) throws(IAPKitError) {
@@ -77,7 +78,9 @@ public final class Server: @unchecked Sendable {
         }
         var lastScan = PackageBuilder.monotonicSeconds()
         while true {
-            let wait = max(0, options.rescanSeconds - (PackageBuilder.monotonicSeconds() - lastScan))
+            // A scan that left young files looks again once they have settled.
+            let interval = youngerSeen ? min(options.rescanSeconds, options.settleSeconds + 0.05) : options.rescanSeconds
+            let wait = max(0, interval - (PackageBuilder.monotonicSeconds() - lastScan))
             let ready = waitReadable([watch.descriptor, stop.descriptor], milliseconds: Int32(min(wait, 60) * 1000) + 1)
             if stop.takeRequest() { break }
             if ready.contains(watch.descriptor) {
@@ -85,7 +88,7 @@ public final class Server: @unchecked Sendable {
                 for name in batch.names where IncomingFolder.isPackageName(name) { enqueue(.arrived(name)) }
                 if batch.overflowed { try scan(); lastScan = PackageBuilder.monotonicSeconds() }
             }
-            if PackageBuilder.monotonicSeconds() - lastScan >= options.rescanSeconds {
+            if PackageBuilder.monotonicSeconds() - lastScan >= interval {
                 try scan()
                 lastScan = PackageBuilder.monotonicSeconds()
             }
@@ -106,7 +109,9 @@ public final class Server: @unchecked Sendable {
     }
 
     private func scan() throws {
-        for name in try incoming.waiting(settled: options.settleSeconds) { enqueue(.arrived(name)) }
+        let (names, younger) = try incoming.waiting(settled: options.settleSeconds)
+        youngerSeen = younger
+        for name in names { enqueue(.arrived(name)) }
     }
 
     private func enqueue(_ work: Work) {

@@ -102,3 +102,37 @@ import Testing
         }
     }
 }
+
+/// SIGTERM while packages are in flight.
+@Suite struct ServeStopTests {
+    @Test func sigtermFinishesWhatItHoldsAndLeavesTheRest() throws {
+        let scratch = ScratchFolder()
+        let incoming = scratch.at("incoming"), root = scratch.at("srv")
+        try FileManager.default.createDirectory(atPath: incoming, withIntermediateDirectories: true)
+        var names: [String] = []
+        for i in 0..<12 {
+            let folder = try scratch.contentFolder("s\(i)", product: "com.example.stop.p\(i)", version: "1.0",
+                                                   files: ["Contents/big.bin": String(repeating: "\(i)", count: 300_000)])
+            #expect(try Harness.run(["iapkg", "build", folder, "-o", scratch.at("s\(i).pkg")]).status == 0)
+            names.append("s\(i).pkg")
+        }
+        let serve = try ServeProcess(scratch, incoming: incoming, root: root, extra: ["--jobs", "2"])
+        #expect(ServeCheck.wait(seconds: 10) { serve.stderr.contains("watching") })
+        for name in names { try ServeCheck.drop(scratch.at(name), into: incoming, as: name) }
+        usleep(150_000)
+        #expect(serve.stop(SIGTERM) == 0, "\(serve.stderr)")
+        // Each package is either handled (in accepted/, with its report, installed) or untouched.
+        #expect(ServeCheck.names(incoming + "/.processing") == [])
+        let accepted = Set(ServeCheck.names(incoming + "/accepted"))
+        for (i, name) in names.enumerated() {
+            let handled = accepted.contains(name)
+            #expect(handled != FileManager.default.fileExists(atPath: incoming + "/" + name), "\(name)")
+            #expect(handled == accepted.contains(name + ".report.json"))
+            let product = root + "/com.example.stop.p\(i)"
+            #expect(handled == FileManager.default.fileExists(atPath: product + "/current.json"), "\(name)")
+            if handled { #expect(try ServeCheck.manifestProblems(product + "/1.0") == []) }
+            #expect(ServeCheck.names(product).allSatisfy { !$0.hasPrefix(".staging-") })
+        }
+        #expect(serve.events.count == accepted.count / 2)
+    }
+}

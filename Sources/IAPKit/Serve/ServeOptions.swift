@@ -58,6 +58,6 @@ public struct ServeReportInput: Sendable {
     public var validation: ValidationReport?
     /// Why installation failed after (or instead of) validation.
     public var failure: String?
-    /// True when the failure is the tool's (I/O), not the package's.
+    /// True when the failure is the tool's (I/O, a full disk), not the package's.
     public var unreadable: Bool
 }

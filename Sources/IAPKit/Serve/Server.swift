@@ -157,11 +157,7 @@ public final class Server: @unchecked Sendable {
         do {
             report = try Unpacker.unpack(path, into: options.root, options: options.unpack, validation: &validation)
         } catch {
-            switch error {
-            case .invalid: break
-            case .system: input.unreadable = validation == nil
-            default: break
-            }
+            if case .system = error { input.unreadable = true }
             if case .invalid = error {} else { input.failure = error.description.replacingPath(path, with: input.path) }
         }
         validation?.path = input.path

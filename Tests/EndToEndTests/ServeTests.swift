@@ -135,4 +135,27 @@ import Testing
         }
         #expect(serve.events.count == accepted.count / 2)
     }
+
+    @Test func versionsOfOneProductAtOnceAreInstalledOneAtATime() throws {
+        let scratch = ScratchFolder()
+        let incoming = scratch.at("incoming"), root = scratch.at("srv")
+        try FileManager.default.createDirectory(atPath: incoming, withIntermediateDirectories: true)
+        let product = "com.example.same"
+        for i in 1...6 {
+            let folder = try scratch.contentFolder("v\(i)", product: product, version: "1.\(i)",
+                                                   files: ["Contents/data.bin": String(repeating: "\(i)", count: 200_000)])
+            #expect(try Harness.run(["iapkg", "build", folder, "-o", scratch.at("v\(i).pkg")]).status == 0)
+        }
+        let serve = try ServeProcess(scratch, incoming: incoming, root: root, extra: ["--jobs", "3", "--allow-downgrade"])
+        #expect(ServeCheck.wait(seconds: 10) { serve.stderr.contains("watching") })
+        for i in 1...6 { try ServeCheck.drop(scratch.at("v\(i).pkg"), into: incoming, as: "v\(i).pkg") }
+        try ServeCheck.drop(scratch.at("v6.pkg"), into: incoming, as: "again.pkg")
+        #expect(ServeCheck.wait(seconds: 30) { serve.events.count == 7 }, "\(serve.stderr)")
+        #expect(serve.stop(SIGTERM) == 0)
+        #expect(serve.events.allSatisfy { $0["outcome"] as? String == "accepted" }, "\(serve.stdout)")
+        let folder = root + "/" + product
+        #expect(ServeCheck.names(folder) == [".lock", "1.1", "1.2", "1.3", "1.4", "1.5", "1.6", "current", "current.json"])
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folder + "/current") == "1.6")  // --activate newest
+        for i in 1...6 { #expect(try ServeCheck.manifestProblems(folder + "/1.\(i)") == []) }
+    }
 }

@@ -3,9 +3,13 @@ import Testing
 
 /// `iapkg serve`: packages dropped into a folder are handled exactly once, through kills.
 @Suite(.serialized) struct ServeTests {
-    func build(_ scratch: ScratchFolder, product: String, version: String, name: String) throws -> String {
+    func build(_ scratch: ScratchFolder, product: String, version: String, name: String, randomBytes: Int = 0) throws -> String {
         let folder = try scratch.contentFolder("src-\(name)", product: product, version: version,
                                                files: ["Contents/data.txt": "\(product) \(version)\n", "Contents/art/pic.bin": String(repeating: name, count: 2000)])
+        if randomBytes > 0 {  // incompressible: handling takes long enough for kills to land mid-work
+            let noise = try #require(FileHandle(forReadingAtPath: "/dev/urandom")).readData(ofLength: randomBytes)
+            try scratch.write("src-\(name)/Contents/art/noise.bin", noise)
+        }
         let pkg = scratch.at("pkgs/\(name).pkg")
         try FileManager.default.createDirectory(atPath: scratch.at("pkgs"), withIntermediateDirectories: true)
         let built = try Harness.run(["iapkg", "build", folder, "-o", pkg])
@@ -51,13 +55,13 @@ import Testing
         let incoming = scratch.at("incoming"), root = scratch.at("srv")
         try FileManager.default.createDirectory(atPath: incoming, withIntermediateDirectories: true)
         let count = 44
-        // Ten products, versions rising: each product's versions arrive in order.
+        // Eleven products, versions rising: each product's versions arrive in order.
         var packages: [(path: String, name: String, product: String, version: String)] = []
         for i in 0..<count {
             let product = "com.example.kill.p\(i % 11)", version = "1.\(i / 11)"
-            packages.append((try build(scratch, product: product, version: version, name: "k\(i)"), "k\(i).pkg", product, version))
+            packages.append((try build(scratch, product: product, version: version, name: "k\(i)", randomBytes: 1 << 21), "k\(i).pkg", product, version))
         }
-        var next = 0
+        var next = 0, interrupted = 0
         var generator = SystemRandomNumberGenerator()
         for round in 0..<20 {
             let serve = try ServeProcess(scratch, incoming: incoming, root: root, extra: ["--jobs", "2"], tag: "round\(round)")
@@ -70,9 +74,12 @@ import Testing
                 try ServeCheck.drop(path, into: incoming, as: name)
                 next += 1
             }
-            usleep(UInt32.random(in: 20_000...400_000, using: &generator))
+            usleep(UInt32.random(in: 20_000...300_000, using: &generator))
             serve.stop(SIGKILL)
+            let staging = (0..<11).contains { ServeCheck.names(root + "/com.example.kill.p\($0)").contains { $0.hasPrefix(".staging-") } }
+            if !ServeCheck.names(incoming + "/.processing").isEmpty || staging { interrupted += 1 }
         }
+        #expect(interrupted >= 1, "no kill landed while a package was in hand")
         let last = try ServeProcess(scratch, incoming: incoming, root: root, extra: ["--jobs", "2"], tag: "last")
         while next < count {
             let (path, name, product, _) = packages[next]

@@ -21,7 +21,7 @@ import Testing
 
     @Test func manifestMatchesFilesByteForByteAndCurrentJSONFollowsActivate() throws {
         let scratch = ScratchFolder()
-        let v1 = try package(scratch, "1.0", ["Contents/a.txt": "one\n", "Contents/deep/b.bin": String(repeating: "x", count: 70_000)])
+        let v1 = try package(scratch, "1.0", ["Contents/a.txt": "one\n", "Contents/日本 語/データ.txt": "names in JSON\n", "Contents/deep/b.bin": String(repeating: "x", count: 70_000)])
         let v2 = try package(scratch, "2.0", ["Contents/a.txt": "two\n", "Contents/c.txt": "new\n"])
         let root = scratch.at("srv")
         for pkg in [v1, v2] { #expect(try Harness.run(["iapkg", "unpack", pkg, "--into", root]).status == 0) }
@@ -39,7 +39,7 @@ import Testing
         #expect(try Harness.run(["iapkg", "activate", root, Self.product, "1.0"]).status == 0)
         current = try pointer(root)
         #expect(current["version"] as? String == "1.0")
-        #expect(try Harness.run(["iapkg", "list", root]).stdout.contains("1.0          3 files"))
+        #expect(try Harness.run(["iapkg", "list", root]).stdout.contains("1.0          4 files"))
 
         // A version installed before manifests existed gets one when activated.
         try FileManager.default.removeItem(atPath: folder + "/2.0/manifest.json")

@@ -34,3 +34,39 @@ int iap_link_unnamed(int fd, const char *path) {
     snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
     return linkat(AT_FDCWD, proc, AT_FDCWD, path, AT_SYMLINK_FOLLOW);
 }
+
+int iap_rename_noreplace(int olddirfd, const char *oldpath, int newdirfd, const char *newpath) {
+    return renameat2(olddirfd, oldpath, newdirfd, newpath, RENAME_NOREPLACE);
+}
+
+#include <signal.h>
+#include <pthread.h>
+#include <errno.h>
+#include <string.h>
+
+static volatile int iap_stop_fd = -1;
+
+static void iap_stop_handler(int signo) {
+    int saved = errno;
+    unsigned char byte = (unsigned char)signo;
+    if (iap_stop_fd >= 0) { ssize_t ignored = write(iap_stop_fd, &byte, 1); (void)ignored; }
+    errno = saved;
+}
+
+int iap_install_stop_pipe(int fd) {
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = iap_stop_handler;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    iap_stop_fd = fd;
+    if (sigaction(SIGTERM, &action, NULL) != 0) return -1;
+    if (sigaction(SIGINT, &action, NULL) != 0) return -1;
+    /* A parent may have left them blocked (Foundation's Process does): unblock in this thread,
+       and threads started later inherit it. */
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGINT);
+    return pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+}

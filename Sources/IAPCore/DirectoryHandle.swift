@@ -91,6 +91,54 @@ public final class DirectoryHandle: @unchecked Sendable {
         }
     }
 
+    /// Renames the child `name` to `newName` in `destination` only if nothing is there: false if
+    /// something is (`EEXIST`), nil if `name` is gone (`ENOENT`), true when renamed.
+    public func renameNoReplace(_ name: String, to newName: String, in destination: DirectoryHandle? = nil) throws -> Bool? {
+        let target = destination ?? self
+        if iap_rename_noreplace(descriptor, name, target.descriptor, newName) == 0 { return true }
+        if errno == EEXIST { return false }
+        if errno == ENOENT { return nil }
+        throw SystemError("rename \(child(name)) to", path: target.child(newName))
+    }
+
+    /// Seconds since the child `name` was last modified (nil if it is not there).
+    public func age(_ name: String) -> Double? {
+        guard let st = status(name) else { return nil }
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Double(now.tv_sec - st.st_mtim.tv_sec) + Double(now.tv_nsec - st.st_mtim.tv_nsec) / 1e9
+    }
+
+    /// The bytes of the small regular file `name` (at most `limit`), never through a symlink.
+    public func readFile(_ name: String, limit: Int = 64 << 20) throws -> [UInt8] {
+        let file = try openFile(name)
+        var bytes: [UInt8] = []
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let n = try file.readSequential(into: buffer)
+            if n == 0 { return bytes }
+            bytes.append(contentsOf: buffer[0..<n])
+            if bytes.count > limit { throw SystemError("read", path: child(name), code: EFBIG) }
+        }
+    }
+
+    /// Replaces (or creates) the file `name` with `bytes` atomically: a hidden temporary file,
+    /// written and flushed, renamed over it, and the folder flushed.
+    public func writeAtomically(_ name: String, _ bytes: [UInt8], mode: UInt32 = 0o644) throws {
+        let temporary = ".\(name).tmp-" + String(UInt64.random(in: 0...UInt64.max), radix: 36)
+        do {
+            let file = try createFile(temporary, mode: mode)
+            try file.write(bytes)
+            try file.sync()
+            try rename(temporary, to: name)
+        } catch {
+            _ = unlinkat(descriptor, temporary, 0)
+            throw error
+        }
+        try sync()
+    }
+
     /// Swaps the children `a` and `b` atomically (both must exist).
     public func exchange(_ a: String, _ b: String) throws {
         guard iap_rename_exchange(descriptor, a, descriptor, b) == 0 else { throw SystemError("exchange \(child(a)) with", path: child(b)) }

@@ -11,11 +11,16 @@ public struct ContentManifest: Equatable, Sendable {
         public var kind: String
         /// SHA-256 of a file, the target of a link, empty for a folder.
         public var value: String
+        /// A file's size in bytes (0 for anything else).
+        public var size: UInt64 = 0
+        /// The permission bits.
+        public var mode: UInt32 = 0
     }
 
     public var items: [Item]
 
-    /// Walks `folder` (never following links) and hashes every file.
+    /// Walks `folder` (never following links) and hashes every file. The delivery manifest and
+    /// hidden names at the top are the store's own, not content, and are left out.
     public static func of(_ folder: DirectoryHandle) throws -> ContentManifest {
         var items: [Item] = []
         try walk(folder, prefix: "", into: &items)
@@ -24,6 +29,7 @@ public struct ContentManifest: Equatable, Sendable {
 
     private static func walk(_ folder: DirectoryHandle, prefix: String, into items: inout [Item]) throws {
         for name in try folder.names() {
+            if prefix.isEmpty && (name == DeliveryManifest.fileName || name.hasPrefix(".")) { continue }
             let path = prefix + name
             guard let st = folder.status(name) else { continue }
             switch st.st_mode & S_IFMT {
@@ -42,7 +48,8 @@ public struct ContentManifest: Equatable, Sendable {
                     if n == 0 { break }
                     hasher.update(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
                 }
-                items.append(Item(path: path, kind: "file", value: Hex.encode(hasher.finish())))
+                items.append(Item(path: path, kind: "file", value: Hex.encode(hasher.finish()), size: UInt64(st.st_size),
+                                  mode: UInt32(st.st_mode & 0o7777)))
             default:
                 items.append(Item(path: path, kind: "other", value: ""))
             }

@@ -14,9 +14,14 @@ public struct UnpackOptions: Sendable {
     public var strict: Bool
     /// Largest unpacked total accepted (default 2 GiB).
     public var maxUnpackedSize: UInt64
+    /// The product identifier a package must have (nil: any).
+    public var productIdentifier: String?
+    /// With `allowDowngrade`, also point `current` at a lower version (false: `current` only moves up).
+    public var activateLowerVersions = true
 
     public init(activate: Bool = true, keep: Int? = nil, allowDowngrade: Bool = false, force: Bool = false, strict: Bool = false,
-                maxUnpackedSize: UInt64 = ContentRules.defaultMaxUnpackedBytes) {
+                maxUnpackedSize: UInt64 = ContentRules.defaultMaxUnpackedBytes, productIdentifier: String? = nil) {
+        self.productIdentifier = productIdentifier
         self.maxUnpackedSize = maxUnpackedSize
         self.activate = activate
         self.keep = keep

@@ -14,8 +14,16 @@ import Glibc
 public enum Unpacker {
     /// Unpacks `package` into the store at `root`.
     public static func unpack(_ package: String, into root: String, options: UnpackOptions) throws(IAPKitError) -> UnpackReport {
+        var validation: ValidationReport?
+        return try unpack(package, into: root, options: options, validation: &validation)
+    }
+
+    /// Unpacks `package`, leaving the complete validation report in `validation` once validation ran
+    /// (whether or not the package was then installed), for a caller that keeps reports.
+    public static func unpack(_ package: String, into root: String, options: UnpackOptions,
+                              validation: inout ValidationReport?) throws(IAPKitError) -> UnpackReport {
         do {
-            return try unpackUnchecked(package, into: root, options: options)
+            return try unpackUnchecked(package, into: root, options: options, validation: &validation)
         } catch let error as IAPKitError {
             throw error
         } catch let error as SystemError {
@@ -29,15 +37,18 @@ public enum Unpacker {
         }
     }
 
-    private static func unpackUnchecked(_ package: String, into rootPath: String, options: UnpackOptions) throws -> UnpackReport {
+    private static func unpackUnchecked(_ package: String, into rootPath: String, options: UnpackOptions,
+                                        validation: inout ValidationReport?) throws -> UnpackReport {
         let started = PackageBuilder.monotonicSeconds()
         signal(SIGXFSZ, SIG_IGN)  // a file-size limit must surface as EFBIG, not kill us mid-write
         var st = stat()
         guard stat(package, &st) == 0, st.st_mode & S_IFMT == S_IFREG else {
             throw IAPKitError.system(SystemError("open", path: package, code: stat(package, &st) == 0 ? EISDIR : errno))
         }
-        let outcome = try PackageValidator.validatePackage(package, size: UInt64(st.st_size), options: ValidationOptions(strict: options.strict, maxUnpackedSize: options.maxUnpackedSize),
+        let outcome = try PackageValidator.validatePackage(package, size: UInt64(st.st_size), options: ValidationOptions(strict: options.strict, productIdentifier: options.productIdentifier,
+                                                                                               maxUnpackedSize: options.maxUnpackedSize),
                                                            keepArchive: true)
+        validation = outcome.report
         guard outcome.report.valid, let info = outcome.info, let archive = outcome.archive, let parts = outcome.parts else {
             throw IAPKitError.invalid(path: package, findings: outcome.report.findings)
         }
@@ -69,6 +80,8 @@ public enum Unpacker {
             let staging = try product.folder.openDirectory(stagingName)
             written = try writeContent(outcome.entries, archive: archive, parts: parts, into: staging)
             guard chmod(staging.path, 0o755) == 0 else { throw SystemError("chmod", path: staging.path) }
+            try DeliveryManifest.write(productIdentifier: info.productIdentifier, version: version, into: staging)
+            try staging.sync()
             if let existing = product.folder.status(version) {
                 guard existing.st_mode & S_IFMT == S_IFDIR else {
                     throw IAPKitError.refused("\(product.folder.child(version)) exists and is not a version folder; remove it")
@@ -94,7 +107,7 @@ public enum Unpacker {
             throw error
         }
 
-        if options.activate && (!downgrade || options.allowDowngrade) && product.current()?.text != version {
+        if options.activate && (!downgrade || (options.allowDowngrade && options.activateLowerVersions)) && product.current()?.text != version {
             try product.activate(version)
         }
         var removed: [String] = []
@@ -108,6 +121,7 @@ public enum Unpacker {
                 versions.removeAll { $0.text == oldest.text }
             }
         }
+        try product.reconcilePointer()  // --force may have replaced the current version's manifest
         return UnpackReport(path: package, productIdentifier: info.productIdentifier, version: version, action: action,
                             folder: product.folder.child(version), current: product.folder.readSymlink(VersionStore.currentName),
                             removed: removed, files: written.files, bytes: written.bytes,

@@ -27,15 +27,29 @@ public struct VersionStore {
     }
 
     /// A product's folder, held under its exclusive lock until the value goes away.
+    /// In-process the same product is also held by one thread at a time (ProductLocks), before
+    /// the `flock` that keeps other processes out.
     public final class LockedProduct {
+        public let productIdentifier: String
         public let folder: DirectoryHandle
         let lock: FileDescriptor
+        private let key: String
 
-        init(folder: DirectoryHandle) throws {
+        init(productIdentifier: String, folder: DirectoryHandle) throws {
+            self.productIdentifier = productIdentifier
             self.folder = folder
-            lock = try folder.openLockFile(VersionStore.lockName)
-            try DirectoryHandle.lockExclusively(lock)
+            key = folder.path
+            ProductLocks.shared.acquire(key)
+            do {
+                lock = try folder.openLockFile(VersionStore.lockName)
+                try DirectoryHandle.lockExclusively(lock)
+            } catch {
+                ProductLocks.shared.release(key)
+                throw error
+            }
         }
+
+        deinit { ProductLocks.shared.release(key) }
 
         /// Versions installed, lowest first (hidden and unparsable names skipped).
         public func versions() throws -> [ContentVersion] {
@@ -51,8 +65,11 @@ public struct VersionStore {
             folder.readSymlink(VersionStore.currentName).flatMap(ContentVersion.init)
         }
 
-        /// Points `current` at `version` atomically: a new link, renamed over the old one.
+        /// Points `current` at `version` atomically: a new link, renamed over the old one, then
+        /// `current.json` replaced the same way (the link is the truth; `reconcilePointer` repairs
+        /// a `current.json` that a kill between the two renames left behind).
         public func activate(_ version: String) throws {
+            _ = try DeliveryManifest.ensure(productIdentifier: productIdentifier, version: version, in: folder)
             let temporary = ".current-" + VersionStore.randomSuffix()
             try folder.makeSymlink(temporary, target: version)
             do {
@@ -62,6 +79,21 @@ public struct VersionStore {
                 throw error
             }
             try folder.sync()
+            try reconcilePointer()
+        }
+
+        /// Makes `current.json` say what the `current` link says (written if missing or different;
+        /// removed if there is no link).
+        public func reconcilePointer() throws {
+            guard let version = folder.readSymlink(VersionStore.currentName), folder.status(version) != nil else {
+                if folder.status(DeliveryManifest.pointerName) != nil { try folder.removeTree(DeliveryManifest.pointerName) }
+                return
+            }
+            let sha = try DeliveryManifest.ensure(productIdentifier: productIdentifier, version: version, in: folder)
+            let wanted = DeliveryManifest.pointer(productIdentifier: productIdentifier, version: version, manifestSHA256: sha)
+            if (try? folder.readFile(DeliveryManifest.pointerName, limit: 4096)) != wanted {
+                try folder.writeAtomically(DeliveryManifest.pointerName, wanted)
+            }
         }
 
         /// Removes a whole version: renamed out of sight first, then deleted.
@@ -75,16 +107,18 @@ public struct VersionStore {
         /// Deletes staging and trash folders that a killed run left behind (we hold the lock).
         public func removeStaleWork() throws {
             for name in try folder.names()
-            where name.hasPrefix(VersionStore.stagingPrefix) || name.hasPrefix(VersionStore.trashPrefix) || name.hasPrefix(".current-") {
+            where name.hasPrefix(VersionStore.stagingPrefix) || name.hasPrefix(VersionStore.trashPrefix) || name.hasPrefix(".current-")
+                || name.hasPrefix(".\(DeliveryManifest.pointerName).tmp-") {
                 try folder.removeTree(name)
             }
+            try reconcilePointer()
         }
     }
 
     /// Opens (creating it if `create`) and locks the folder of `productIdentifier`.
     public func lockProduct(_ productIdentifier: String, create: Bool) throws -> LockedProduct {
         let folder = create ? try root.makeOrOpenDirectory(productIdentifier, mode: 0o755) : try root.openDirectory(productIdentifier)
-        return try LockedProduct(folder: folder)
+        return try LockedProduct(productIdentifier: productIdentifier, folder: folder)
     }
 
     /// Products in the store: folders named like product identifiers that hold a lock, a `current`
@@ -99,5 +133,27 @@ public struct VersionStore {
 
     static func randomSuffix() -> String {
         String(UInt64.random(in: 0...UInt64.max), radix: 36)
+    }
+}
+
+/// Which products threads of this process hold: one thread per product at a time (`flock` alone
+/// would also serialise them, but a waiting thread should wait here, not in the kernel).
+final class ProductLocks: @unchecked Sendable {
+    static let shared = ProductLocks()
+    private let lock = ConditionLock()
+    private var held: Set<String> = []
+
+    func acquire(_ key: String) {
+        lock.withLock {
+            while held.contains(key) { lock.wait() }
+            held.insert(key)
+        }
+    }
+
+    func release(_ key: String) {
+        lock.withLock {
+            held.remove(key)
+            lock.broadcast()
+        }
     }
 }

@@ -73,7 +73,7 @@ public enum VersionStoreCommands {
                 throw IAPKitError.refused("\(productIdentifier) has no version \(version) in \(root) (installed: \(have.isEmpty ? "none" : have))")
             }
             let previous = product.folder.readSymlink(VersionStore.currentName)
-            if previous != version { try product.activate(version) }
+            if previous != version { try product.activate(version) } else { try product.reconcilePointer() }
             return previous
         } catch let error as IAPKitError {
             throw error
@@ -84,13 +84,14 @@ public enum VersionStoreCommands {
         }
     }
 
-    private static func measure(_ folder: DirectoryHandle) throws -> (Int, UInt64) {
+    /// Files and bytes of content below `folder` (the store's manifest and hidden names at the top left out).
+    private static func measure(_ folder: DirectoryHandle, top: Bool = true) throws -> (Int, UInt64) {
         var files = 0
         var bytes: UInt64 = 0
-        for name in try folder.names() {
+        for name in try folder.names() where !(top && (name == DeliveryManifest.fileName || name.hasPrefix("."))) {
             guard let st = folder.status(name) else { continue }
             if st.st_mode & S_IFMT == S_IFDIR {
-                let (f, b) = try measure(try folder.openDirectory(name))
+                let (f, b) = try measure(try folder.openDirectory(name), top: false)
                 files += f
                 bytes += b
             } else {

@@ -16,7 +16,7 @@ public struct IAPCommand: ParsableCommand {
         """,
         version: "iapkg \(ReleaseVersion.current)",
         subcommands: [InitCommand.self, BuildCommand.self, BumpCommand.self, InspectCommand.self, ValidateCommand.self,
-                      UnpackCommand.self, ListCommand.self, ActivateCommand.self]
+                      UnpackCommand.self, ListCommand.self, ActivateCommand.self, ServeCommand.self, DiffCommand.self]
     )
     public init() {}
 }

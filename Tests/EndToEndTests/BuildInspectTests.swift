@@ -143,6 +143,7 @@ struct ScratchFolderView {
         var result: [String: Data] = [:]
         let enumerator = FileManager.default.enumerator(atPath: root)
         while let rel = enumerator?.nextObject() as? String {
+            if rel == "manifest.json" { continue }  // the store's delivery manifest, not content
             let full = root + "/" + rel
             let attrs = try FileManager.default.attributesOfItem(atPath: full)
             switch attrs[.type] as? FileAttributeType {

@@ -82,7 +82,7 @@ import Testing
         // --keep 1 prunes the oldest, never the current one.
         result = try Harness.run(["iapkg", "unpack", v11, "--into", root, "--keep", "1"])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(try visibleNames(productFolder(scratch)) == ["1.1", "current"])
+        #expect(try visibleNames(productFolder(scratch)) == ["1.1", "current", "current.json"])
     }
 
     @Test func differentContentUnderTheSameVersionNeedsForce() throws {
@@ -99,7 +99,7 @@ import Testing
         result = try Harness.run(["iapkg", "unpack", changed, "--into", root, "--force"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try same(productFolder(scratch) + "/2.0", other))
-        #expect(try visibleNames(productFolder(scratch)) == ["2.0", "current"])
+        #expect(try visibleNames(productFolder(scratch)) == ["2.0", "current", "current.json"])
     }
 
     @Test func concurrentUnpacksOfDifferentVersionsAllSucceed() async throws {
@@ -172,7 +172,7 @@ import Testing
         let limited = try Harness.shell("ulimit -f 1000; exec '\(Harness.binary)' unpack '\(v2)' --into '\(root)'")
         #expect(limited.status == 2, "\(limited.stderr)")
         #expect(limited.stderr.contains("error"))
-        #expect(try visibleNames(productFolder(scratch)) == ["1.0", "current"])
+        #expect(try visibleNames(productFolder(scratch)) == ["1.0", "current", "current.json"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: productFolder(scratch)).filter { $0.hasPrefix(".staging") }.isEmpty)
         #expect(try same(productFolder(scratch) + "/1.0", src1))
         #expect(current(scratch) == "1.0")

@@ -19,3 +19,10 @@ int iap_open_unnamed(const char *dir, unsigned int mode);
 
 /// linkat(2) through /proc/self/fd: gives the unnamed file `fd` the name `path` (which must not exist).
 int iap_link_unnamed(int fd, const char *path);
+
+/// renameat2(2) with RENAME_NOREPLACE: renames only if nothing is at `newpath` (EEXIST otherwise).
+int iap_rename_noreplace(int olddirfd, const char *oldpath, int newdirfd, const char *newpath);
+
+/// Installs SIGTERM and SIGINT handlers that write one byte to `fd` (a self-pipe) and nothing else,
+/// and unblocks both in the calling thread.
+int iap_install_stop_pipe(int fd);

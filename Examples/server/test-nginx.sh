@@ -1,0 +1,154 @@
+#!/usr/bin/env bash
+# End-to-end: a real nginx (127.0.0.1, a free port, its own prefix) serving the version store that
+# `iapkg serve` fills. Publishes VERSIONS versions of one product in a row by dropping packages into
+# the incoming folder, while a client fetches current.json and every file of that version over HTTP
+# and checks each against manifest.json. Passes with 0 mismatches and 0 failed requests.
+#
+# Usage: Examples/server/test-nginx.sh [IAPKG] [VERSIONS]     (defaults: .build/debug/iapkg 50)
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+iapkg="$(realpath "${1:-.build/debug/iapkg}")"
+versions="${2:-50}"
+command -v nginx >/dev/null || { echo "test-nginx: nginx is not installed (apt-get install nginx-light)" >&2; exit 2; }
+
+work="$(mktemp -d /tmp/iapkg-nginx-XXXXXX)"
+chmod 0755 "$work"   # nginx workers run as nobody when started by root
+serve_pid=""; client_pid=""; nginx_pid=""
+cleanup() {
+  [ -n "$client_pid" ] && kill "$client_pid" 2>/dev/null || true
+  [ -n "$serve_pid" ] && kill "$serve_pid" 2>/dev/null || true
+  [ -n "$nginx_pid" ] && kill -QUIT "$nginx_pid" 2>/dev/null || true
+  wait 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+mkdir -p "$work/incoming" "$work/srv" "$work/nginx/logs" "$work/nginx/tmp" "$work/pkgs"
+sed -e "s|listen 80; .*|listen 127.0.0.1:$port;|" -e "s|root /srv/content; .*|root $work/srv;|" \
+  "$here/iapkg-content.conf" > "$work/nginx/site.conf"
+cat > "$work/nginx/nginx.conf" <<CONF
+worker_processes 1;
+pid $work/nginx/nginx.pid;
+error_log $work/nginx/logs/error.log warn;
+events { worker_connections 256; }
+http {
+    include /etc/nginx/mime.types;
+    access_log $work/nginx/logs/access.log;
+    client_body_temp_path $work/nginx/tmp/body;
+    proxy_temp_path $work/nginx/tmp/proxy;
+    fastcgi_temp_path $work/nginx/tmp/fastcgi;
+    uwsgi_temp_path $work/nginx/tmp/uwsgi;
+    scgi_temp_path $work/nginx/tmp/scgi;
+    sendfile on;
+    include $work/nginx/site.conf;
+}
+CONF
+nginx -t -p "$work/nginx" -c "$work/nginx/nginx.conf" -q
+nginx -p "$work/nginx" -c "$work/nginx/nginx.conf" -g 'daemon off;' &
+nginx_pid=$!
+
+# The packages: one product, versions 1.1 … 1.VERSIONS, a few files that change and one that does not.
+product=com.example.nginx.pack
+"$iapkg" init "$product" "$work/src" >/dev/null 2>&1
+mkdir -p "$work/src/Contents/levels"
+head -c 200000 /dev/urandom > "$work/src/Contents/levels/shared.bin"
+for i in $(seq 1 "$versions"); do
+  "$iapkg" bump "$work/src" --to "1.$i" >/dev/null
+  printf '{"level": %d}\n' "$i" > "$work/src/Contents/levels/level.json"
+  head -c $((1000 + i * 37)) /dev/urandom > "$work/src/Contents/levels/art-$((i % 7)).bin"
+  "$iapkg" build "$work/src" -o "$work/pkgs/v$i.pkg" >/dev/null 2>&1
+done
+
+"$iapkg" serve --incoming "$work/incoming" --into "$work/srv" --keep 10 --rescan-seconds 5 \
+  > "$work/serve.jsonl" 2> "$work/serve.err" &
+serve_pid=$!
+
+base="http://127.0.0.1:$port"
+for _ in $(seq 1 100); do curl -s -o /dev/null "$base/" && break; sleep 0.1; done
+for _ in $(seq 1 100); do grep -q watching "$work/serve.err" && break; sleep 0.1; done
+
+# The client: fetches current.json, the manifest and every file, checks them; stops at $work/stop.
+python3 - "$base/$product" "$work/stop" "$work/client.json" <<'PY' &
+import hashlib, json, os, sys, time, urllib.request, urllib.error
+base, stop, out = sys.argv[1], sys.argv[2], sys.argv[3]
+stats = {"requests": 0, "failed": 0, "mismatches": 0, "rounds": 0, "versions": [], "errors": []}
+def get(url):
+    stats["requests"] += 1
+    try:
+        with urllib.request.urlopen(url, timeout=5) as r:
+            return r.status, r.headers, r.read()
+    except urllib.error.HTTPError as e:
+        return e.code, e.headers, b""
+    except Exception as e:
+        return 0, {}, str(e).encode()
+deadline = time.time() + 600
+while not os.path.exists(stop) and time.time() < deadline:
+    status, headers, body = get(base + "/current.json")
+    if status == 404:   # nothing published yet
+        time.sleep(0.02); continue
+    if status != 200 or headers.get("Cache-Control") != "no-cache":
+        stats["failed"] += 1; stats["errors"].append(f"current.json {status}"); continue
+    pointer = json.loads(body)
+    version = pointer["version"]
+    status, headers, manifest = get(f"{base}/{version}/manifest.json")
+    if status != 200:
+        stats["failed"] += 1; stats["errors"].append(f"{version}/manifest.json {status}"); continue
+    if hashlib.sha256(manifest).hexdigest() != pointer["manifestSHA256"] or "immutable" not in headers.get("Cache-Control", ""):
+        stats["mismatches"] += 1; stats["errors"].append(f"{version}/manifest.json differs"); continue
+    for f in json.loads(manifest)["files"]:
+        status, _, data = get(f"{base}/{version}/{f['path']}")
+        if status != 200:
+            stats["failed"] += 1; stats["errors"].append(f"{version}/{f['path']} {status}")
+        elif len(data) != f["size"] or hashlib.sha256(data).hexdigest() != f["sha256"]:
+            stats["mismatches"] += 1; stats["errors"].append(f"{version}/{f['path']} differs")
+    stats["rounds"] += 1
+    if version not in stats["versions"]: stats["versions"].append(version)
+stats["errors"] = stats["errors"][:20]
+json.dump(stats, open(out, "w"))
+PY
+client_pid=$!
+
+# Publish: drop each package (hidden copy, then rename) and wait until nginx serves its version.
+latencies="$work/latencies"
+for i in $(seq 1 "$versions"); do
+  cp "$work/pkgs/v$i.pkg" "$work/incoming/.v$i.pkg.tmp"
+  start=$(date +%s%N)
+  mv "$work/incoming/.v$i.pkg.tmp" "$work/incoming/v$i.pkg"
+  for _ in $(seq 1 600); do
+    curl -s "$base/$product/current.json" | grep -q "\"version\":\"1.$i\"" && break
+    sleep 0.01
+  done
+  echo $(( $(date +%s%N) - start )) >> "$latencies"
+done
+sleep 0.5
+touch "$work/stop"
+wait "$client_pid"; client_pid=""
+
+# What must not be served.
+denied=0
+for path in "$product/.lock" "$product/current/ContentInfo.plist" "$product/" "" "$product/1.$versions/" \
+            "$product/1.$versions/../.lock" "../../etc/passwd"; do
+  code=$(curl -s --path-as-is -o /dev/null -w '%{http_code}' "$base/$path")
+  case "$code" in 200|301|302) echo "test-nginx: /$path was served ($code)" >&2; denied=1 ;; esac
+done
+code=$(curl -s -o /dev/null -w '%{http_code}' -X PUT --data x "$base/$product/current.json")
+[ "$code" = 403 ] || { echo "test-nginx: PUT gave $code" >&2; denied=1; }
+
+kill -TERM "$serve_pid"; serve_status=0; wait "$serve_pid" || serve_status=$?; serve_pid=""
+accepted=$(ls "$work/incoming/accepted" | grep -c '\.pkg$' || true)
+python3 - "$work/client.json" "$latencies" "$versions" "$accepted" "$serve_status" "$denied" <<'PY'
+import json, sys
+stats = json.load(open(sys.argv[1]))
+lat = sorted(int(x) / 1e9 for x in open(sys.argv[2]) if x.strip())
+versions, accepted, serve_status, denied = int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6])
+print(f"test-nginx: {accepted}/{versions} packages accepted; client: {stats['rounds']} rounds over {len(stats['versions'])} versions, "
+      f"{stats['requests']} requests, {stats['failed']} failed, {stats['mismatches']} mismatches")
+print(f"test-nginx: arrival to served (current.json over HTTP): median {lat[len(lat)//2]*1000:.0f} ms, "
+      f"max {lat[-1]*1000:.0f} ms")
+ok = stats["failed"] == 0 and stats["mismatches"] == 0 and accepted == versions and serve_status == 0 and denied == 0 \
+     and len(stats["versions"]) >= 2
+if not ok:
+    print("test-nginx: FAILED", stats["errors"], "serve exit", serve_status, file=sys.stderr)
+sys.exit(0 if ok else 1)
+PY

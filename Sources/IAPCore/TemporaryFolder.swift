@@ -1,0 +1,23 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A private folder (mode 0700) under `$TMPDIR` or /tmp, removed with everything in it when the
+/// value goes away.
+public final class TemporaryFolder {
+    public let path: String
+
+    public init(prefix: String = "iapkg-") throws {
+        let base = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array((base + "/" + prefix + "XXXXXX").utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.flatMap { mkdtemp($0) } }
+        guard let made else { throw SystemError("create a temporary folder in", path: base) }
+        path = String(cString: made)
+    }
+
+    deinit {
+        let parent = (try? DirectoryHandle.open(path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")))
+        let name = path.split(separator: "/").last.map(String.init)
+        if let parent, let name { try? parent.removeTree(name) }
+    }
+}

@@ -1,0 +1,115 @@
+import IAPCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The folder packages are dropped into, and its bookkeeping folders (all on one file system):
+/// a package is claimed by renaming it into `.processing/`, and handled for good when it is
+/// renamed into `accepted/` or `rejected/` (the commit point), its report beside it.
+///
+/// A report is written first as a hidden `.NAME.report.json.pending`, the package is moved, then
+/// the report is renamed to `NAME.report.json`; `recoverReports` finishes or drops what a kill
+/// between those steps left. Names never clash: `NAME-1.pkg`, `NAME-2.pkg`… when one is taken.
+final class IncomingFolder: @unchecked Sendable {
+    static let processingName = ".processing"
+    static let acceptedName = "accepted"
+    static let rejectedName = "rejected"
+    static let reportSuffix = ".report.json"
+    static let pendingSuffix = ".report.json.pending"
+
+    let folder: DirectoryHandle
+    let processing: DirectoryHandle
+    let accepted: DirectoryHandle
+    let rejected: DirectoryHandle
+
+    /// Opens `path`, creating the bookkeeping folders if missing.
+    init(_ path: String) throws {
+        folder = try DirectoryHandle.open(path)
+        processing = try folder.makeOrOpenDirectory(Self.processingName, mode: 0o700)
+        accepted = try folder.makeOrOpenDirectory(Self.acceptedName, mode: 0o755)
+        rejected = try folder.makeOrOpenDirectory(Self.rejectedName, mode: 0o755)
+    }
+
+    /// Whether a name dropped into the folder is a package to take: `*.pkg`, not hidden
+    /// (`*.part`, `*.tmp` and hidden names are uploads still under way).
+    static func isPackageName(_ name: String) -> Bool {
+        !name.hasPrefix(".") && name.hasSuffix(".pkg") && name.count > 4 && !name.contains("/")
+    }
+
+    /// Package files waiting in the folder, unchanged for at least `settled` seconds (a younger
+    /// one may still be written; its close event, or the scan after it settles, brings it), and
+    /// whether younger ones were left for later.
+    func waiting(settled: Double) throws -> (names: [String], younger: Bool) {
+        var younger = false
+        let names = try folder.names().filter { name in
+            guard Self.isPackageName(name), let st = folder.status(name), st.st_mode & S_IFMT == S_IFREG else { return false }
+            if (folder.age(name) ?? 0) >= settled { return true }
+            younger = true
+            return false
+        }
+        return (names, younger)
+    }
+
+    /// Packages claimed by an earlier run and not committed: to be handled again.
+    func claimed() throws -> [String] {
+        try processing.names().filter(Self.isPackageName)
+    }
+
+    /// Claims `name`: true if it is now ours, false if a package of that name is being handled
+    /// (try again later), nil if it is gone.
+    func claim(_ name: String) throws -> Bool? {
+        let claimed = try folder.renameNoReplace(name, to: name, in: processing)
+        if claimed == true { try processing.sync(); try folder.sync() }
+        return claimed
+    }
+
+    /// Finishes or drops reports that a kill between writing and renaming left hidden.
+    func recoverReports() throws {
+        for destination in [accepted, rejected] {
+            for name in try destination.names() where name.hasPrefix(".") && name.hasSuffix(Self.pendingSuffix) {
+                let package = String(name.dropFirst().dropLast(Self.pendingSuffix.count))
+                if destination.status(package) != nil, try destination.renameNoReplace(name, to: package + Self.reportSuffix) == true {
+                    continue
+                }
+                try destination.removeTree(name)
+            }
+            try destination.sync()
+        }
+    }
+
+    /// Commits the claimed package `name`: its report beside it, then the package moved into
+    /// `accepted/` or `rejected/` under a free name. Returns the package's new path, or nil if it
+    /// was no longer claimed.
+    func commit(_ name: String, accepted isAccepted: Bool, report: [UInt8]) throws -> String? {
+        let destination = isAccepted ? accepted : rejected
+        let stem = String(name.dropLast(4))
+        for attempt in 0..<100_000 {
+            let target = attempt == 0 ? name : "\(stem)-\(attempt).pkg"
+            let pending = "." + target + Self.pendingSuffix
+            guard destination.status(target) == nil, destination.status(target + Self.reportSuffix) == nil,
+                  destination.status(pending) == nil else { continue }
+            let file: FileDescriptor
+            do {
+                file = try destination.createFile(pending, mode: 0o644)
+            } catch let error as SystemError where error.code == EEXIST {
+                continue
+            }
+            try file.write(report)
+            try file.sync()
+            switch try processing.renameNoReplace(name, to: target, in: destination) {
+            case true?:
+                try destination.sync()
+                try processing.sync()
+                _ = try destination.renameNoReplace(pending, to: target + Self.reportSuffix)
+                try destination.sync()
+                return destination.child(target)
+            case false?:
+                try destination.removeTree(pending)
+            case nil:
+                try destination.removeTree(pending)
+                return nil
+            }
+        }
+        throw SystemError("find a free name for", path: destination.child(name), code: EEXIST)
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import IAPCore
+import Testing
+
+/// A running `iapkg serve`, its output in files.
+final class ServeProcess {
+    let process = Process()
+    let outPath: String
+    let errPath: String
+
+    init(_ scratch: ScratchFolder, incoming: String, root: String, extra: [String] = [], tag: String = "serve") throws {
+        outPath = scratch.at("\(tag).out")
+        errPath = scratch.at("\(tag).err")
+        FileManager.default.createFile(atPath: outPath, contents: nil)
+        FileManager.default.createFile(atPath: errPath, contents: nil)
+        process.executableURL = URL(fileURLWithPath: Harness.binary)
+        process.arguments = ["serve", "--incoming", incoming, "--into", root, "--rescan-seconds", "1", "--settle-seconds", "0.5"] + extra
+        var env = ProcessInfo.processInfo.environment
+        env["NO_COLOR"] = "1"
+        process.environment = env
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+    }
+
+    /// Sends `signal` and waits for the exit; returns the status.
+    @discardableResult
+    func stop(_ signal: Int32 = SIGTERM) -> Int32 {
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    var stdout: String { (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "" }
+    var stderr: String { (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "" }
+
+    /// The JSON lines written so far.
+    var events: [[String: Any]] {
+        stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+    }
+}
+
+enum ServeCheck {
+    /// Drops `package` into `incoming` as `name` the way an uploader should: a hidden copy, renamed in.
+    static func drop(_ package: String, into incoming: String, as name: String) throws {
+        let hidden = incoming + "/." + name + ".tmp"
+        try? FileManager.default.removeItem(atPath: hidden)
+        try FileManager.default.copyItem(atPath: package, toPath: hidden)
+        try FileManager.default.moveItem(atPath: hidden, toPath: incoming + "/" + name)
+    }
+
+    /// Waits until `condition` holds, at most `seconds`.
+    static func wait(seconds: Double, _ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if condition() { return true }
+            usleep(50_000)
+        }
+        return condition()
+    }
+
+    static func names(_ path: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
+    }
+
+    static func sha256(_ data: Data) -> String {
+        Hex.encode(DigestHasher.digest(.sha256, of: [UInt8](data)))
+    }
+
+    /// Problems with the installed version folder against its manifest.json (empty: every file
+    /// listed is there with its size and SHA-256, and every file there is listed).
+    static func manifestProblems(_ folder: String) throws -> [String] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: folder + "/manifest.json"))
+        let manifest = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let files = try #require(manifest["files"] as? [[String: Any]])
+        var problems: [String] = []
+        var listed = Set<String>()
+        for file in files {
+            let path = try #require(file["path"] as? String)
+            listed.insert(path)
+            guard let bytes = FileManager.default.contents(atPath: folder + "/" + path) else { problems.append("missing \(path)"); continue }
+            if bytes.count != (file["size"] as? Int) { problems.append("size of \(path)") }
+            if sha256(bytes) != file["sha256"] as? String { problems.append("sha256 of \(path)") }
+        }
+        if (manifest["totalBytes"] as? Int) != files.compactMap({ $0["size"] as? Int }).reduce(0, +) { problems.append("totalBytes") }
+        let enumerator = FileManager.default.enumerator(atPath: folder)
+        while let rel = enumerator?.nextObject() as? String {
+            let attrs = try FileManager.default.attributesOfItem(atPath: folder + "/" + rel)
+            if attrs[.type] as? FileAttributeType == .typeRegular, rel != "manifest.json", !listed.contains(rel) { problems.append("unlisted \(rel)") }
+        }
+        return problems
+    }
+}

@@ -7,8 +7,8 @@ struct DiffCommand: ParsableCommand {
         commandName: "diff",
         abstract: "Show the files added, removed and changed between two versions, and the bytes to download.",
         discussion: """
-        OLD and NEW are packages (validated and decoded as 'unpack' does), content folders or installed
-        version folders (ROOT/<product-id>/<version>). Files are compared by the SHA-256 of their
+        OLD and NEW are packages (validated and decoded as 'unpack' does), content folders or installed \
+        version folders (ROOT/<product-id>/<version>). Files are compared by the SHA-256 of their \
         decoded bytes. Exit status 0 whether or not they differ.
 
         Examples:

@@ -9,10 +9,10 @@ struct ServeCommand: ParsableCommand {
         commandName: "serve",
         abstract: "Watch a folder and install each complete package dropped into it, exactly once.",
         discussion: """
-        A package is taken once complete (closed after writing, or renamed into the folder; hidden
-        names, *.part and *.tmp are ignored), claimed by a rename into DIR/.processing/, validated and
-        installed as 'unpack' does, then moved to DIR/accepted/ or DIR/rejected/ with NAME.report.json
-        (the 'validate --json' document) beside it. A killed service redoes what .processing/ holds at
+        A package is taken once complete (closed after writing, or renamed into the folder; hidden \
+        names, *.part and *.tmp are ignored), claimed by a rename into DIR/.processing/, validated and \
+        installed as 'unpack' does, then moved to DIR/accepted/ or DIR/rejected/ with NAME.report.json \
+        (the 'validate --json' document) beside it. A killed service redoes what .processing/ holds at \
         its next start; SIGTERM and SIGINT finish the packages in hand, then exit 0.
 
         stdout: one JSON line per package handled; stderr: the same as text.

@@ -51,6 +51,14 @@ import Testing
         #expect(unpacked.status == 0)
         try Self.expectValid(unpacked, "unpack.schema.json")
         try Self.expectValid(try Harness.run(["iapkg", "list", "srv", "--json"], in: scratch.path), "list.schema.json")
+        // What the store publishes for apps: every version's manifest.json and the product's current.json.
+        let product = scratch.at("srv/com.example.game.levels.pack1")
+        for document in ["/1.0/manifest.json", "/current.json"] {
+            let data = try Data(contentsOf: URL(fileURLWithPath: product + document))
+            let problems = try Self.violations(data, schema: Self.schemas + (document.hasSuffix("current.json") ? "/current.schema.json" : "/manifest.schema.json"))
+            #expect(problems == nil, "\(document): \(problems ?? "")")
+        }
+        try Self.expectValid(try Harness.run(["iapkg", "diff", "a.pkg", "Examples/book-chapter", "--json"], in: scratch.path), "diff.schema.json")
     }
 
     @Test func aChangedShapeFailsTheSchema() throws {

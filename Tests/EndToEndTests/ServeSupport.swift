@@ -11,8 +11,8 @@ final class ServeProcess {
     init(_ scratch: ScratchFolder, incoming: String, root: String, extra: [String] = [], tag: String = "serve") throws {
         outPath = scratch.at("\(tag).out")
         errPath = scratch.at("\(tag).err")
-        FileManager.default.createFile(atPath: outPath, contents: nil)
-        FileManager.default.createFile(atPath: errPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: outPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: errPath, contents: nil)
         process.executableURL = URL(fileURLWithPath: Harness.binary)
         process.arguments = ["serve", "--incoming", incoming, "--into", root, "--rescan-seconds", "1", "--settle-seconds", "0.5"] + extra
         var env = ProcessInfo.processInfo.environment

@@ -9,22 +9,28 @@ import Testing
 
     /// A tree whose last file, `b.txt`, points at `a.txt`'s heap range; `tweak` edits b's `<data>`.
     func coalesced(_ name: String, content: [UInt8] = Array(shared.utf8), tweak: @escaping (String) -> String = { $0 }) throws -> String {
+        try coalesced(name, HostileTree.nodes(contents: [.file("a.txt", content), .file("b.txt", content)]), tweak: tweak)
+    }
+
+    /// A tree of `nodes` whose last file with data points at the heap range of the file with data
+    /// before it (its own bytes, last in the heap, are dropped); `tweak` edits the last `<data>`.
+    func coalesced(_ name: String, _ nodes: [XarNode], tweak: @escaping (String) -> String = { $0 }) throws -> String {
         let path = scratch.at(name + ".pkg")
-        try HostileTree.write(HostileTree.nodes(contents: [.file("a.txt", content), .file("b.txt", content)]), to: path) { xar in
+        try HostileTree.write(nodes, to: path) { xar in
             var droppedBytes = 0
             xar.editTOC = { xml in
-                // The <data> blocks in document order: ContentInfo.plist, a.txt, b.txt.
                 let blocks = xml.components(separatedBy: "<data>")
-                guard blocks.count == 4 else { return xml }
+                guard blocks.count >= 3 else { return xml }
+                let (earlier, last) = (blocks[blocks.count - 2], blocks[blocks.count - 1])
                 func field(_ name: String, _ block: String) -> String {
                     block.components(separatedBy: "<\(name)>")[1].components(separatedBy: "</\(name)>")[0]
                 }
-                droppedBytes = Int(field("length", blocks[3])) ?? 0
-                var b = blocks[3].replacingOccurrences(of: "<offset>\(field("offset", blocks[3]))</offset>",
-                                                       with: "<offset>\(field("offset", blocks[2]))</offset>")
-                b = b.replacingOccurrences(of: "<length>\(field("length", blocks[3]))</length>",
-                                           with: "<length>\(field("length", blocks[2]))</length>")
-                return blocks[0..<3].joined(separator: "<data>") + "<data>" + tweak(b)
+                droppedBytes = Int(field("length", last)) ?? 0
+                var moved = last.replacingOccurrences(of: "<offset>\(field("offset", last))</offset>",
+                                                      with: "<offset>\(field("offset", earlier))</offset>")
+                moved = moved.replacingOccurrences(of: "<length>\(field("length", last))</length>",
+                                                   with: "<length>\(field("length", earlier))</length>")
+                return blocks.dropLast().joined(separator: "<data>") + "<data>" + tweak(moved)
             }
             xar.editHeap = { heap in Array(heap.dropLast(droppedBytes)) }
         }
@@ -45,22 +51,8 @@ import Testing
     @Test func contentInfoSharingTheRangeOfAnEarlierCopyIsStillRead() throws {
         // xar --coalesce-heap points ContentInfo.plist at an identical file listed before it.
         let plist = Fixtures.plist(product: "com.example.test", version: "1.0")
-        let path = scratch.at("plist-shared.pkg")
-        try HostileTree.write([.directory("Contents", [.file("copy.plist", text: plist)]), .file("ContentInfo.plist", text: plist)], to: path) { xar in
-            var dropped = 0
-            xar.editTOC = { xml in
-                let blocks = xml.components(separatedBy: "<data>")
-                guard blocks.count == 3 else { return xml }
-                func field(_ name: String, _ block: String) -> String {
-                    block.components(separatedBy: "<\(name)>")[1].components(separatedBy: "</\(name)>")[0]
-                }
-                dropped = Int(field("length", blocks[2])) ?? 0
-                let second = blocks[2].replacingOccurrences(of: "<offset>\(field("offset", blocks[2]))</offset>",
-                                                            with: "<offset>\(field("offset", blocks[1]))</offset>")
-                return blocks[0..<2].joined(separator: "<data>") + "<data>" + second
-            }
-            xar.editHeap = { heap in Array(heap.dropLast(dropped)) }
-        }
+        let path = try coalesced("plist-shared", [.directory("Contents", [.file("copy.plist", text: plist)]),
+                                                  .file("ContentInfo.plist", text: plist)])
         let run = try Validate.run(path)
         #expect(run.status == 0, "\(run.dump)")
         #expect(run.document?.inputs.first?.productIdentifier == "com.example.test", "\(run.dump)")

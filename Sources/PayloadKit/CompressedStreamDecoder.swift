@@ -17,9 +17,7 @@ final class CompressedStreamDecoder {
     private let maxDecodedBytes: UInt64
     private let input: UnsafeMutableRawBufferPointer
     private let output: UnsafeMutableRawBufferPointer
-    private var inputStart = 0
-    private var inputEnd = 0
-    private var sourceEnded = false
+    private var window = InputWindow()
     private var decoder: (any StreamDecoder)?
     private var streamCount = 0
     private var streamStartOffset: UInt64 = 0
@@ -57,7 +55,7 @@ final class CompressedStreamDecoder {
                 guard let started = try startStream() else { return }
                 decoder = started
             }
-            if inputStart == inputEnd { try fill(atLeast: 1) }
+            if window.start == window.end { try fill(atLeast: 1) }
             let made = try step(decoder, into: block)
             produced += made
             if decoder.finished {
@@ -69,7 +67,7 @@ final class CompressedStreamDecoder {
 
     /// Runs the decoder once over the held input, with room for at most one byte past the cap.
     private func step(_ decoder: any StreamDecoder, into block: DecodedBlock) throws(PayloadError) -> Int {
-        let held = UnsafeRawBufferPointer(rebasing: input[inputStart..<inputEnd])
+        let held = UnsafeRawBufferPointer(rebasing: input[window.start..<window.end])
         let remaining = maxDecodedBytes - decodedBytes
         let room = remaining >= UInt64(output.count) ? output.count : Int(remaining) + 1
         let result: (consumed: Int, produced: Int)
@@ -78,7 +76,7 @@ final class CompressedStreamDecoder {
         } catch {
             throw .corruptCompressed(format: codec.description, offset: streamStartOffset + error.inputOffset, reason: error.reason)
         }
-        inputStart += result.consumed
+        window.start += result.consumed
         compressedOffset += UInt64(result.consumed)
         guard UInt64(result.produced) <= remaining else {
             throw .decompressionBomb(limit: maxDecodedBytes, compressedOffset: compressedOffset)
@@ -89,7 +87,7 @@ final class CompressedStreamDecoder {
         }
         decodedBytes += UInt64(result.produced)
         if result.consumed == 0 && result.produced == 0 && !decoder.finished {
-            if held.isEmpty && sourceEnded { throw .truncatedCompressed(format: codec.description, offset: compressedOffset) }
+            if held.isEmpty && window.ended { throw .truncatedCompressed(format: codec.description, offset: compressedOffset) }
             if !held.isEmpty { throw .corruptCompressed(format: codec.description, offset: compressedOffset, reason: "the decoder made no progress") }
         }
         return result.produced
@@ -98,14 +96,14 @@ final class CompressedStreamDecoder {
     /// Starts the next stream, or returns nil at a clean end after at least one stream.
     private func startStream() throws(PayloadError) -> (any StreamDecoder)? {
         try fill(atLeast: magic.count)
-        let available = inputEnd - inputStart
+        let available = window.end - window.start
         if available == 0 && streamCount > 0 {
             isFinished = true
             return nil
         }
-        let starts = available >= magic.count && UnsafeRawBufferPointer(rebasing: input[inputStart..<(inputStart + magic.count)]).elementsEqual(magic)
+        let starts = available >= magic.count && UnsafeRawBufferPointer(rebasing: input[window.start..<(window.start + magic.count)]).elementsEqual(magic)
         guard starts else {
-            if streamCount == 0 { throw .unrecognizedCompression(leadingBytes: Array(input[inputStart..<inputEnd].prefix(6))) }
+            if streamCount == 0 { throw .unrecognizedCompression(leadingBytes: Array(input[window.start..<window.end].prefix(6))) }
             throw .junkAfterCompressed(format: codec.description, offset: compressedOffset)
         }
         let decoder: any StreamDecoder
@@ -119,28 +117,7 @@ final class CompressedStreamDecoder {
 
     /// Reads from the source until `count` bytes are held or it ends.
     private func fill(atLeast count: Int) throws(PayloadError) {
-        while inputEnd - inputStart < count && !sourceEnded {
-            if inputStart > 0 {
-                let held = inputEnd - inputStart
-                if held > 0, let base = input.baseAddress { base.copyMemory(from: base + inputStart, byteCount: held) }
-                inputStart = 0
-                inputEnd = held
-            }
-            let space = UnsafeMutableRawBufferPointer(rebasing: input[inputEnd...])
-            let read: Int
-            do {
-                read = try source(space)
-            } catch let error as PayloadError {
-                throw error
-            } catch {
-                throw .inputFailed(String(describing: error))
-            }
-            guard (0...space.count).contains(read) else {
-                throw .inputFailed("the source reported \(read) bytes for a \(space.count)-byte buffer")
-            }
-            if read == 0 { sourceEnded = true }
-            inputEnd += read
-        }
+        try window.fill(atLeast: count, buffer: input, source: source)
     }
 }
 

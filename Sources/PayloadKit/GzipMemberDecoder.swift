@@ -17,9 +17,7 @@ final class GzipMemberDecoder {
     private let source: (UnsafeMutableRawBufferPointer) throws -> Int
     private let maxDecodedBytes: UInt64
     private let input: UnsafeMutableRawBufferPointer
-    private var inputStart = 0
-    private var inputEnd = 0
-    private var sourceEnded = false
+    private var window = InputWindow()
     private var inflater: Inflater?
     private var memberCount = 0
     private var memberStartOffset: UInt64 = 0
@@ -57,14 +55,14 @@ final class GzipMemberDecoder {
                 guard let started = try startMember() else { return }
                 inflater = started
             }
-            if inputStart == inputEnd {
+            if window.start == window.end {
                 try fill(atLeast: 1)
-                guard inputStart < inputEnd else { throw .truncatedGzip(offset: compressedOffset) }
+                guard window.start < window.end else { throw .truncatedGzip(offset: compressedOffset) }
             }
-            let sliceEnd = min(inputEnd, inputStart + Self.sliceSize)
-            let slice = UnsafeRawBufferPointer(rebasing: input[inputStart..<sliceEnd])
+            let sliceEnd = min(window.end, window.start + Self.sliceSize)
+            let slice = UnsafeRawBufferPointer(rebasing: input[window.start..<sliceEnd])
             let consumed = try inflate(slice, with: inflater, into: block, produced: &produced)
-            inputStart += consumed
+            window.start += consumed
             compressedOffset += UInt64(consumed)
             if inflater.finished {
                 memberCount += 1
@@ -80,9 +78,9 @@ final class GzipMemberDecoder {
     /// (which also names the exact offset of any damage).
     private func decodeWholeMember(into block: DecodedBlock, produced: inout Int) throws(PayloadError) -> Bool {
         try fill(atLeast: Self.inputCapacity)
-        let available = inputEnd - inputStart
-        guard available >= 18, input[inputStart] == 0x1f, input[inputStart + 1] == 0x8b,
-              let (used, made) = whole.gzipMember(UnsafeRawBufferPointer(rebasing: input[inputStart..<inputEnd]), into: wholeOutput)
+        let available = window.end - window.start
+        guard available >= 18, input[window.start] == 0x1f, input[window.start + 1] == 0x8b,
+              let (used, made) = whole.gzipMember(UnsafeRawBufferPointer(rebasing: input[window.start..<window.end]), into: wholeOutput)
         else { return false }
         guard UInt64(made) <= maxDecodedBytes - decodedBytes else {
             throw .decompressionBomb(limit: maxDecodedBytes, compressedOffset: compressedOffset)
@@ -90,7 +88,7 @@ final class GzipMemberDecoder {
         guard block.append(UnsafeRawBufferPointer(rebasing: wholeOutput[0..<made])) else { return false }
         decodedBytes += UInt64(made)
         produced += made
-        inputStart += used
+        window.start += used
         compressedOffset += UInt64(used)
         memberCount += 1
         return true
@@ -99,12 +97,12 @@ final class GzipMemberDecoder {
     /// Starts the next member, or returns nil at a clean end after at least one member.
     private func startMember() throws(PayloadError) -> Inflater? {
         try fill(atLeast: 2)
-        let available = inputEnd - inputStart
+        let available = window.end - window.start
         if available == 0 && memberCount > 0 {
             isFinished = true
             return nil
         }
-        guard available >= 2, input[inputStart] == 0x1f, input[inputStart + 1] == 0x8b else {
+        guard available >= 2, input[window.start] == 0x1f, input[window.start + 1] == 0x8b else {
             throw memberCount == 0 ? .notGzip(offset: compressedOffset) : .junkAfterGzip(offset: compressedOffset)
         }
         let inflater = Inflater(format: .gzip)
@@ -146,29 +144,6 @@ final class GzipMemberDecoder {
 
     /// Reads from the source until `count` bytes are buffered or it ends.
     private func fill(atLeast count: Int) throws(PayloadError) {
-        while inputEnd - inputStart < count && !sourceEnded {
-            if inputStart > 0 {
-                let held = inputEnd - inputStart
-                if held > 0, let base = input.baseAddress {
-                    base.copyMemory(from: base + inputStart, byteCount: held)
-                }
-                inputStart = 0
-                inputEnd = held
-            }
-            let space = UnsafeMutableRawBufferPointer(rebasing: input[inputEnd...])
-            let read: Int
-            do {
-                read = try source(space)
-            } catch let error as PayloadError {
-                throw error
-            } catch {
-                throw .inputFailed(String(describing: error))
-            }
-            guard (0...space.count).contains(read) else {
-                throw .inputFailed("the source reported \(read) bytes for a \(space.count)-byte buffer")
-            }
-            if read == 0 { sourceEnded = true }
-            inputEnd += read
-        }
+        try window.fill(atLeast: count, buffer: input, source: source)
     }
 }

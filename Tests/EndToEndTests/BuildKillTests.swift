@@ -37,3 +37,16 @@ import Testing
         }
     }
 }
+
+/// The package `build` writes is mode 0644 whatever the umask (it is written unnamed, then linked).
+@Suite struct BuildOutputModeTests {
+    @Test func outputIs0644UnderAStrictUmask() throws {
+        let scratch = ScratchFolder()
+        let folder = try scratch.contentFolder("content")
+        let output = scratch.at("strict.pkg")
+        let result = try Harness.run(["sh", "-c", "umask 077 && '\(Harness.binary)' build '\(folder)' -o '\(output)'"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let mode = try FileManager.default.attributesOfItem(atPath: output)[.posixPermissions] as? Int
+        #expect(mode == 0o644)
+    }
+}

@@ -22,6 +22,8 @@ final class AtomicOutputFile {
         let base = destination.split(separator: "/").last.map(String.init) ?? "package"
         Self.removeStaleTemporaries(in: folder, base: base)
         if let file = UnnamedFile.create(in: folder) {
+            // 0644 whatever the umask, as the named fallback and the tool before it wrote.
+            fchmod(file.rawValue, 0o644)
             self.file = file
             unnamed = true
             let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")

@@ -21,9 +21,12 @@ public struct BomChecksum: Sendable {
             let count = bytes.count
             // Eight bytes per step (slicing-by-8), then the tail one byte at a time.
             while count - index >= 8 {
-                let word = crc ^ (UInt32(bytes[index]) << 24 | UInt32(bytes[index + 1]) << 16
-                    | UInt32(bytes[index + 2]) << 8 | UInt32(bytes[index + 3]))
-                crc = table[7 * 256 + Int(word >> 24)]
+                let word =
+                    crc
+                    ^ (UInt32(bytes[index]) << 24 | UInt32(bytes[index + 1]) << 16
+                        | UInt32(bytes[index + 2]) << 8 | UInt32(bytes[index + 3]))
+                crc =
+                    table[7 * 256 + Int(word >> 24)]
                     ^ table[6 * 256 + Int((word >> 16) & 0xFF)]
                     ^ table[5 * 256 + Int((word >> 8) & 0xFF)]
                     ^ table[4 * 256 + Int(word & 0xFF)]

@@ -63,63 +63,63 @@ public enum BomError: Error, Equatable, Sendable, CustomStringConvertible {
     /// One line saying what is wrong and where.
     public var description: String {
         switch self {
-        case let .tooLarge(byteCount, limit):
+        case .tooLarge(let byteCount, let limit):
             "Bom is \(byteCount) bytes, above the limit of \(limit)"
-        case let .truncatedHeader(byteCount):
+        case .truncatedHeader(let byteCount):
             "Bom is \(byteCount) bytes, shorter than its 32-byte header"
-        case let .badMagic(found):
+        case .badMagic(let found):
             "Bom does not start with \"BOMStore\" at offset 0 (found \(hex(found)))"
-        case let .unsupportedVersion(version):
+        case .unsupportedVersion(let version):
             "Bom header at offset 8 has version \(version); only 1 exists"
-        case let .rangeOutsideFile(what, offset, length, fileSize):
+        case .rangeOutsideFile(let what, let offset, let length, let fileSize):
             "\(what) at offset \(offset), length \(length), runs past the end of the \(fileSize)-byte Bom"
-        case let .malformedBlockTable(offset, reason):
+        case .malformedBlockTable(let offset, let reason):
             "block table at offset \(offset): \(reason)"
-        case let .malformedVariables(offset, reason):
+        case .malformedVariables(let offset, let reason):
             "variable table at offset \(offset): \(reason)"
-        case let .missingVariable(name):
+        case .missingVariable(let name):
             "Bom has no \"\(name)\" variable"
-        case let .blockIndexOutOfRange(index, blockCount, referencedFrom):
+        case .blockIndexOutOfRange(let index, let blockCount, let referencedFrom):
             "block index \(index) (from \(referencedFrom)) is the null block 0 or outside the block table of \(blockCount) blocks"
-        case let .blockOutsideFile(index, address, length, fileSize):
+        case .blockOutsideFile(let index, let address, let length, let fileSize):
             "block \(index) at offset \(address), length \(length), lies outside the \(fileSize)-byte Bom or over its header"
-        case let .blockTooShort(index, holding, length, minimum):
+        case .blockTooShort(let index, let holding, let length, let minimum):
             "block \(index) holds \(holding) in \(length) bytes; it needs at least \(minimum)"
-        case let .badBomInfo(block, reason):
+        case .badBomInfo(let block, let reason):
             "BomInfo block \(block): \(reason)"
-        case let .badTree(block, reason):
+        case .badTree(let block, let reason):
             "tree block \(block): \(reason)"
-        case let .badNode(block, reason):
+        case .badNode(let block, let reason):
             "tree node block \(block): \(reason)"
-        case let .treeTooDeep(block, limit):
+        case .treeTooDeep(let block, let limit):
             "tree node block \(block) lies deeper than \(limit) levels"
-        case let .treeCycle(block):
+        case .treeCycle(let block):
             "tree node block \(block) is reached twice: the tree loops or shares nodes"
-        case let .tooManyEntries(limit):
+        case .tooManyEntries(let limit):
             "a tree holds more than \(limit) entries"
-        case let .keyOutOfOrder(block, entry):
+        case .keyOutOfOrder(let block, let entry):
             "Paths leaf block \(block), entry \(entry): not after the previous entry in (parent id, name) order, or a duplicate"
-        case let .badPathInfo(block, reason):
+        case .badPathInfo(let block, let reason):
             "path info block \(block): \(reason)"
-        case let .badRecord(block, reason):
+        case .badRecord(let block, let reason):
             "path record block \(block): \(reason)"
-        case let .badName(block, reason):
+        case .badName(let block, let reason):
             "path name block \(block): \(reason)"
-        case let .orphan(id, parentID, name):
+        case .orphan(let id, let parentID, let name):
             "path \"\(name)\" (id \(id)) names parent id \(parentID), which no path has"
-        case let .parentNotDirectory(path, parent):
+        case .parentNotDirectory(let path, let parent):
             "\(path): its parent \(parent) is not a directory"
-        case let .parentCycle(id):
+        case .parentCycle(let id):
             "the parent chain of path id \(id) loops"
-        case let .badRoot(reason):
+        case .badRoot(let reason):
             "root entry: \(reason)"
-        case let .pathTooLong(path, limit):
+        case .pathTooLong(let path, let limit):
             "\(path): longer than \(limit) bytes"
-        case let .badSize64(block, reason):
+        case .badSize64(let block, let reason):
             "Size64 block \(block): \(reason)"
-        case let .invalidEntry(index, path, reason):
+        case .invalidEntry(let index, let path, let reason):
             "entry \(index) (\(path)): \(reason)"
-        case let .outputTooLarge(byteCount):
+        case .outputTooLarge(let byteCount):
             "the Bom would be \(byteCount) bytes, beyond the format's 32-bit offsets"
         }
     }

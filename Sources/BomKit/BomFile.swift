@@ -14,10 +14,12 @@ struct BomFile {
         guard bytes[0..<8].elementsEqual(BomLayout.magic) else { throw .badMagic(found: Array(bytes[0..<8])) }
         let version = Self.u32(bytes, 8)
         guard version == BomLayout.version else { throw .unsupportedVersion(version) }
-        let indexRange = try Self.range(of: "block table", offset: Self.u32(bytes, 16),
-                                        length: Self.u32(bytes, 20), fileSize: bytes.count)
-        let variablesRange = try Self.range(of: "variable table", offset: Self.u32(bytes, 24),
-                                            length: Self.u32(bytes, 28), fileSize: bytes.count)
+        let indexRange = try Self.range(
+            of: "block table", offset: Self.u32(bytes, 16),
+            length: Self.u32(bytes, 20), fileSize: bytes.count)
+        let variablesRange = try Self.range(
+            of: "variable table", offset: Self.u32(bytes, 24),
+            length: Self.u32(bytes, 28), fileSize: bytes.count)
         self.bytes = bytes
         self.blocks = try Self.parseBlockTable(bytes, indexRange)
         self.variables = try Self.parseVariables(bytes, variablesRange, limits: limits)
@@ -31,7 +33,8 @@ struct BomFile {
             throw .blockIndexOutOfRange(index: index, blockCount: blocks.count, referencedFrom: source())
         }
         let block = blocks[Int(index)]
-        let start = Int(block.address), end = Int(block.address) + Int(block.length)
+        let start = Int(block.address)
+        let end = Int(block.address) + Int(block.length)
         guard end <= bytes.count, start >= BomLayout.headerSize || block.length == 0 else {
             throw .blockOutsideFile(index: index, address: block.address, length: block.length, fileSize: bytes.count)
         }
@@ -45,12 +48,14 @@ struct BomFile {
     }
 
     static func u32(_ bytes: [UInt8], _ offset: Int) -> UInt32 {
-        UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16 | UInt32(bytes[offset + 2]) << 8 | UInt32(bytes[offset + 3])
+        UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16 | UInt32(bytes[offset + 2]) << 8
+            | UInt32(bytes[offset + 3])
     }
 
     static func u32(_ bytes: ArraySlice<UInt8>, _ offset: Int) -> UInt32 {
         let base = bytes.startIndex + offset
-        return UInt32(bytes[base]) << 24 | UInt32(bytes[base + 1]) << 16 | UInt32(bytes[base + 2]) << 8 | UInt32(bytes[base + 3])
+        return UInt32(bytes[base]) << 24 | UInt32(bytes[base + 1]) << 16 | UInt32(bytes[base + 2]) << 8
+            | UInt32(bytes[base + 3])
     }
 
     static func u16(_ bytes: ArraySlice<UInt8>, _ offset: Int) -> UInt16 {
@@ -58,8 +63,11 @@ struct BomFile {
         return UInt16(bytes[base]) << 8 | UInt16(bytes[base + 1])
     }
 
-    private static func range(of what: String, offset: UInt32, length: UInt32, fileSize: Int) throws(BomError) -> Range<Int> {
-        let start = Int(offset), end = Int(offset) + Int(length)
+    private static func range(of what: String, offset: UInt32, length: UInt32, fileSize: Int) throws(BomError) -> Range<
+        Int
+    > {
+        let start = Int(offset)
+        let end = Int(offset) + Int(length)
         guard end <= fileSize, start >= BomLayout.headerSize else {
             throw .rangeOutsideFile(what: what, offset: UInt64(offset), length: UInt64(length), fileSize: fileSize)
         }
@@ -67,14 +75,18 @@ struct BomFile {
     }
 
     /// count u32, count × (address, length), then the free list: count u32, count × (address, length).
-    private static func parseBlockTable(_ bytes: [UInt8], _ range: Range<Int>) throws(BomError) -> [(address: UInt32, length: UInt32)] {
+    private static func parseBlockTable(_ bytes: [UInt8], _ range: Range<Int>) throws(BomError) -> [(
+        address: UInt32, length: UInt32
+    )] {
         guard range.count >= 4 else {
-            throw .malformedBlockTable(offset: range.lowerBound, reason: "\(range.count) bytes cannot hold a block count")
+            throw .malformedBlockTable(
+                offset: range.lowerBound, reason: "\(range.count) bytes cannot hold a block count")
         }
         let count = Int(u32(bytes, range.lowerBound))
         guard count >= 1, count <= (range.count - 4) / 8 else {
-            throw .malformedBlockTable(offset: range.lowerBound,
-                                       reason: "\(count) blocks do not fit in \(range.count) bytes (or no null block)")
+            throw .malformedBlockTable(
+                offset: range.lowerBound,
+                reason: "\(count) blocks do not fit in \(range.count) bytes (or no null block)")
         }
         var blocks: [(address: UInt32, length: UInt32)] = []
         blocks.reserveCapacity(count)
@@ -97,13 +109,16 @@ struct BomFile {
     }
 
     /// count u32, then count × (block u32, name length u8, name).
-    private static func parseVariables(_ bytes: [UInt8], _ range: Range<Int>, limits: BomLimits) throws(BomError) -> [String: UInt32] {
+    private static func parseVariables(_ bytes: [UInt8], _ range: Range<Int>, limits: BomLimits) throws(BomError)
+        -> [String: UInt32]
+    {
         guard range.count >= 4 else {
             throw .malformedVariables(offset: range.lowerBound, reason: "\(range.count) bytes cannot hold a count")
         }
         let count = Int(u32(bytes, range.lowerBound))
         guard count <= limits.maxVariables else {
-            throw .malformedVariables(offset: range.lowerBound, reason: "\(count) variables, above the limit of \(limits.maxVariables)")
+            throw .malformedVariables(
+                offset: range.lowerBound, reason: "\(count) variables, above the limit of \(limits.maxVariables)")
         }
         var variables: [String: UInt32] = [:]
         var offset = range.lowerBound + 4
@@ -115,7 +130,8 @@ struct BomFile {
             let nameLength = Int(bytes[offset + 4])
             offset += 5
             guard nameLength >= 1, range.upperBound - offset >= nameLength else {
-                throw .malformedVariables(offset: offset, reason: "name of variable \(number) is empty or runs past the table")
+                throw .malformedVariables(
+                    offset: offset, reason: "name of variable \(number) is empty or runs past the table")
             }
             guard let name = String(validating: bytes[offset..<(offset + nameLength)], as: UTF8.self) else {
                 throw .malformedVariables(offset: offset, reason: "name of variable \(number) is not UTF-8")

@@ -5,7 +5,8 @@ public enum BomReader {
         let file = try BomFile(bytes, limits: limits)
         let infoBlock = try file.variable(BomLayout.bomInfoName)
         let pathsTree = try file.variable(BomLayout.pathsName)
-        let leafEntries = try TreeWalker.entries(ofTree: pathsTree, named: BomLayout.pathsName, in: file, limits: limits)
+        let leafEntries = try TreeWalker.entries(
+            ofTree: pathsTree, named: BomLayout.pathsName, in: file, limits: limits)
         try checkBomInfo(infoBlock, pathCount: leafEntries.count, in: file)
 
         // Decode each leaf entry: PathInfo (id, record), File (parent id, name), the record.
@@ -29,7 +30,8 @@ public enum BomReader {
             let fileBlock = leafEntry.index1
             let nameBytes = try file.block(fileBlock, from: "Paths leaf \(leafEntry.leaf) entry \(leafEntry.slot)")
             guard nameBytes.count >= 5 else {
-                throw .blockTooShort(index: fileBlock, holding: "a parent id and name", length: nameBytes.count, minimum: 5)
+                throw .blockTooShort(
+                    index: fileBlock, holding: "a parent id and name", length: nameBytes.count, minimum: 5)
             }
             let parentID = BomFile.u32(nameBytes, 0)
             let name = nameBytes[(nameBytes.startIndex + 4)..<(nameBytes.endIndex - 1)]
@@ -37,7 +39,9 @@ public enum BomReader {
                 throw .badName(block: fileBlock, reason: "name is not one NUL-terminated string filling the block")
             }
             if parentID == 0 {
-                guard name.elementsEqual([0x2E]) else { throw .badName(block: fileBlock, reason: "a path with parent 0 must be \".\"") }
+                guard name.elementsEqual([0x2E]) else {
+                    throw .badName(block: fileBlock, reason: "a path with parent 0 must be \".\"")
+                }
             } else if let problem = PathName.problem(with: Array(name), maxBytes: limits.maxNameBytes) {
                 throw .badName(block: fileBlock, reason: problem)
             }
@@ -45,7 +49,8 @@ public enum BomReader {
                 throw .badName(block: fileBlock, reason: "name is not UTF-8")
             }
             if let previous = previousKey {
-                let ordered = previous.parentID != parentID
+                let ordered =
+                    previous.parentID != parentID
                     ? previous.parentID < parentID
                     : previous.name.lexicographicallyPrecedes(name)
                 guard ordered else { throw .keyOutOfOrder(block: leafEntry.leaf, entry: leafEntry.slot) }
@@ -69,8 +74,11 @@ public enum BomReader {
             var size = UInt64(record.size32)
             if let big = bigSizes[node.recordBlock] {
                 guard record.kind == .file, UInt32(truncatingIfNeeded: big.size) == record.size32 else {
-                    throw .badSize64(block: big.valueBlock,
-                                     reason: "size \(big.size) does not belong to the \(record.kind) record \(node.recordBlock) of size \(record.size32)")
+                    throw .badSize64(
+                        block: big.valueBlock,
+                        reason:
+                            "size \(big.size) does not belong to the \(record.kind) record \(node.recordBlock) of size \(record.size32)"
+                    )
                 }
                 size = big.size
                 usedBigSizes += 1
@@ -82,15 +90,17 @@ public enum BomReader {
                 }
                 linkTarget = text
             }
-            result.append(BomEntry(
-                path: paths[index], kind: record.kind, mode: record.mode, uid: record.uid, gid: record.gid,
-                modificationTime: record.modificationTime, size: size,
-                checksum: record.kind == .device ? 0 : record.checksumOrDevice,
-                linkTarget: linkTarget, device: record.kind == .device ? record.checksumOrDevice : nil))
+            result.append(
+                BomEntry(
+                    path: paths[index], kind: record.kind, mode: record.mode, uid: record.uid, gid: record.gid,
+                    modificationTime: record.modificationTime, size: size,
+                    checksum: record.kind == .device ? 0 : record.checksumOrDevice,
+                    linkTarget: linkTarget, device: record.kind == .device ? record.checksumOrDevice : nil))
         }
         guard usedBigSizes == bigSizes.count else {
-            throw .badSize64(block: (try? file.variable(BomLayout.size64Name)) ?? 0,
-                             reason: "\(bigSizes.count - usedBigSizes) entries name no path record")
+            throw .badSize64(
+                block: (try? file.variable(BomLayout.size64Name)) ?? 0,
+                reason: "\(bigSizes.count - usedBigSizes) entries name no path record")
         }
         return result
     }
@@ -114,7 +124,8 @@ public enum BomReader {
         guard version == 1 else { throw .badBomInfo(block: block, reason: "version \(version), expected 1") }
         let declaredPaths = BomFile.u32(bytes, 4)
         guard Int(declaredPaths) == pathCount + 1 else {
-            throw .badBomInfo(block: block, reason: "declares \(declaredPaths) paths + 1; the Paths tree holds \(pathCount)")
+            throw .badBomInfo(
+                block: block, reason: "declares \(declaredPaths) paths + 1; the Paths tree holds \(pathCount)")
         }
         let infoEntries = Int(BomFile.u32(bytes, 8))
         guard infoEntries <= (bytes.count - 12) / 16 else {
@@ -123,7 +134,9 @@ public enum BomReader {
     }
 
     /// Size64: record block → (64-bit size, where it was stored). Absent is fine.
-    private static func size64(in file: BomFile, limits: BomLimits) throws(BomError) -> [UInt32: (size: UInt64, valueBlock: UInt32)] {
+    private static func size64(in file: BomFile, limits: BomLimits) throws(BomError) -> [UInt32: (
+        size: UInt64, valueBlock: UInt32
+    )] {
         guard let tree = file.variables[BomLayout.size64Name] else { return [:] }
         var sizes: [UInt32: (size: UInt64, valueBlock: UInt32)] = [:]
         for entry in try TreeWalker.entries(ofTree: tree, named: BomLayout.size64Name, in: file, limits: limits) {
@@ -133,7 +146,8 @@ public enum BomReader {
                 throw .blockTooShort(index: entry.index0, holding: "a 64-bit size", length: value.count, minimum: 8)
             }
             guard key.count >= 4 else {
-                throw .blockTooShort(index: entry.index1, holding: "a record block index", length: key.count, minimum: 4)
+                throw .blockTooShort(
+                    index: entry.index1, holding: "a record block index", length: key.count, minimum: 4)
             }
             let size = UInt64(BomFile.u32(value, 0)) << 32 | UInt64(BomFile.u32(value, 4))
             guard sizes.updateValue((size, entry.index0), forKey: BomFile.u32(key, 0)) == nil else {
@@ -144,7 +158,9 @@ public enum BomReader {
     }
 
     /// "./a/b" for every node: exactly one root, every parent present and a directory, no loops.
-    private static func rebuildPaths(_ nodes: [Node], indexOfID: [UInt32: Int], limits: BomLimits) throws(BomError) -> [String] {
+    private static func rebuildPaths(_ nodes: [Node], indexOfID: [UInt32: Int], limits: BomLimits) throws(BomError)
+        -> [String]
+    {
         let roots = nodes.indices.filter { nodes[$0].parentID == 0 }
         guard roots.count == 1, let root = roots.first else {
             throw .badRoot(reason: "\(roots.count) paths have parent id 0; exactly one \".\" must")

@@ -52,7 +52,8 @@ public enum BomWriter {
         }
 
         let order = entries.indices.sorted { left, right in
-            let a = paths[left], b = paths[right]
+            let a = paths[left]
+            let b = paths[right]
             return a.parentID != b.parentID ? a.parentID < b.parentID : a.name.lexicographicallyPrecedes(b.name)
         }
         let pathsTree = TreeBuilder.build(
@@ -118,8 +119,9 @@ public enum BomWriter {
             throw .invalidEntry(index: 0, path: root.path, reason: "the first entry must be the root \".\"")
         }
         guard entries.count <= limits.maxEntries else {
-            throw .invalidEntry(index: limits.maxEntries, path: entries[limits.maxEntries].path,
-                                reason: "more than \(limits.maxEntries) entries")
+            throw .invalidEntry(
+                index: limits.maxEntries, path: entries[limits.maxEntries].path,
+                reason: "more than \(limits.maxEntries) entries")
         }
         var idOfPath: [String: Int] = [:]
         idOfPath.reserveCapacity(entries.count)
@@ -150,7 +152,9 @@ public enum BomWriter {
             guard idOfPath[entry.path] == nil else { throw fail("duplicate path") }
             var parentID: UInt32 = 0
             if index > 0 {
-                guard let parent = idOfPath[parentPath] else { throw fail("parent \(parentPath) is not an earlier entry") }
+                guard let parent = idOfPath[parentPath] else {
+                    throw fail("parent \(parentPath) is not an earlier entry")
+                }
                 guard entries[parent].kind == .directory else { throw fail("parent \(parentPath) is not a directory") }
                 parentID = UInt32(truncatingIfNeeded: parent + 1)
             }
@@ -172,7 +176,9 @@ public enum BomWriter {
             guard target.utf8.count <= BomLimits().maxPathBytes else { return "link target too long" }
         case .device:
             guard entry.device != nil else { return "device without a device number" }
-            guard entry.checksum == 0 else { return "a device's checksum field holds its device number; checksum must be 0" }
+            guard entry.checksum == 0 else {
+                return "a device's checksum field holds its device number; checksum must be 0"
+            }
             guard entry.size <= UInt64(UInt32.max) else { return "device size above 32 bits" }
         case .file, .directory:
             break

@@ -57,13 +57,19 @@ struct PathRecord: Equatable {
     /// Decodes and checks the record held in `bytes` (block `block`).
     static func decode(_ bytes: ArraySlice<UInt8>, block: UInt32, maxTargetBytes: Int) throws(BomError) -> PathRecord {
         guard bytes.count >= BomLayout.shortestRecordSize else {
-            throw .blockTooShort(index: block, holding: "a path record", length: bytes.count,
-                                 minimum: BomLayout.shortestRecordSize)
+            throw .blockTooShort(
+                index: block, holding: "a path record", length: bytes.count,
+                minimum: BomLayout.shortestRecordSize)
         }
         let hasChecksum = bytes.count >= BomLayout.recordChecksumEnd
         let hasLinkLength = bytes.count >= BomLayout.recordFixedSize
-        guard hasLinkLength || bytes.count == BomLayout.shortestRecordSize || bytes.count == BomLayout.recordChecksumEnd else {
-            throw .badRecord(block: block, reason: "a \(bytes.count)-byte record ends inside a field; records hold 23 (directory), 27 (file) or at least 31 bytes")
+        guard hasLinkLength || bytes.count == BomLayout.shortestRecordSize || bytes.count == BomLayout.recordChecksumEnd
+        else {
+            throw .badRecord(
+                block: block,
+                reason:
+                    "a \(bytes.count)-byte record ends inside a field; records hold 23 (directory), 27 (file) or at least 31 bytes"
+            )
         }
         let base = bytes.startIndex
         func u16(_ offset: Int) -> UInt16 { UInt16(bytes[base + offset]) << 8 | UInt16(bytes[base + offset + 1]) }
@@ -80,17 +86,20 @@ struct PathRecord: Equatable {
             kind: kind, mode: mode, uid: u32(6), gid: u32(10), modificationTime: u32(14),
             size32: u32(18), checksumOrDevice: hasChecksum ? u32(23) : 0, linkTarget: nil)
         if !hasLinkLength && kind == .symlink {
-            throw .blockTooShort(index: block, holding: "a symlink record", length: bytes.count, minimum: BomLayout.recordFixedSize)
+            throw .blockTooShort(
+                index: block, holding: "a symlink record", length: bytes.count, minimum: BomLayout.recordFixedSize)
         }
         if kind == .file, bytes.count > BomLayout.recordFixedSize, bytes[base + 27] == 1,
-           (1...BomLayout.maxArchitectures).contains(u32(28)), bytes.count == 32 + 16 * Int(u32(28)) {
+            (1...BomLayout.maxArchitectures).contains(u32(28)), bytes.count == 32 + 16 * Int(u32(28))
+        {
             return record
         }
         let linkLength = hasLinkLength ? u32(27) : 0
         if kind == .symlink {
             // The target, its NUL, nothing NUL inside, within the block and the limit.
             guard linkLength >= 2, Int(linkLength) - 1 <= maxTargetBytes else {
-                throw .badRecord(block: block, reason: "link target length \(linkLength) outside 2...\(maxTargetBytes + 1)")
+                throw .badRecord(
+                    block: block, reason: "link target length \(linkLength) outside 2...\(maxTargetBytes + 1)")
             }
             let end = BomLayout.recordFixedSize + Int(linkLength)
             guard end <= bytes.count else {

@@ -24,7 +24,9 @@ struct TreeWalker {
     private(set) var entries: [LeafEntry] = []
 
     /// Reads the tree whose "tree" block is `treeBlock` and returns its entries in leaf order.
-    static func entries(ofTree treeBlock: UInt32, named name: String, in file: BomFile, limits: BomLimits) throws(BomError) -> [LeafEntry] {
+    static func entries(ofTree treeBlock: UInt32, named name: String, in file: BomFile, limits: BomLimits)
+        throws(BomError) -> [LeafEntry]
+    {
         let header = try readHeader(treeBlock, named: name, in: file)
         var walker = TreeWalker(file: file, limits: limits, treeName: name)
         _ = try walker.walk(header.root, depth: 1, isRoot: true)
@@ -36,7 +38,9 @@ struct TreeWalker {
             }
         }
         guard Int(header.pathCount) == walker.entries.count else {
-            throw .badTree(block: treeBlock, reason: "declares \(header.pathCount) entries, its leaves hold \(walker.entries.count)")
+            throw .badTree(
+                block: treeBlock,
+                reason: "declares \(header.pathCount) entries, its leaves hold \(walker.entries.count)")
         }
         return walker.entries
     }
@@ -45,7 +49,8 @@ struct TreeWalker {
     static func readHeader(_ treeBlock: UInt32, named name: String, in file: BomFile) throws(BomError) -> Header {
         let bytes = try file.block(treeBlock, from: "variable \(name)")
         guard bytes.count >= BomLayout.treeBlockSize else {
-            throw .blockTooShort(index: treeBlock, holding: "a tree", length: bytes.count, minimum: BomLayout.treeBlockSize)
+            throw .blockTooShort(
+                index: treeBlock, holding: "a tree", length: bytes.count, minimum: BomLayout.treeBlockSize)
         }
         guard bytes.prefix(4).elementsEqual(BomLayout.treeMagic) else {
             throw .badTree(block: treeBlock, reason: "does not start with \"tree\"")
@@ -67,14 +72,16 @@ struct TreeWalker {
         guard visited.insert(node).inserted else { throw .treeCycle(block: node) }
         let bytes = try file.block(node, from: "\(treeName) tree")
         guard bytes.count >= BomLayout.nodeHeaderSize else {
-            throw .blockTooShort(index: node, holding: "a tree node", length: bytes.count, minimum: BomLayout.nodeHeaderSize)
+            throw .blockTooShort(
+                index: node, holding: "a tree node", length: bytes.count, minimum: BomLayout.nodeHeaderSize)
         }
         let flag = BomFile.u16(bytes, 0)
         let count = Int(BomFile.u16(bytes, 2))
         guard flag <= 1 else { throw .badNode(block: node, reason: "leaf flag \(flag), expected 0 or 1") }
         let needed = BomLayout.nodeHeaderSize + count * BomLayout.nodeEntrySize
         guard needed <= bytes.count else {
-            throw .blockTooShort(index: node, holding: "a node of \(count) entries", length: bytes.count, minimum: needed)
+            throw .blockTooShort(
+                index: node, holding: "a node of \(count) entries", length: bytes.count, minimum: needed)
         }
         func entry(_ slot: Int) -> (UInt32, UInt32) {
             let offset = BomLayout.nodeHeaderSize + slot * BomLayout.nodeEntrySize
@@ -96,7 +103,8 @@ struct TreeWalker {
             let (child, key) = entry(slot)
             let childLast = try walk(child, depth: depth + 1, isRoot: false)
             guard childLast == key else {
-                throw .badNode(block: node, reason: "entry \(slot) keyed \(key), but its child's last key is \(childLast ?? 0)")
+                throw .badNode(
+                    block: node, reason: "entry \(slot) keyed \(key), but its child's last key is \(childLast ?? 0)")
             }
             last = key
         }

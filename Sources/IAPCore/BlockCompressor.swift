@@ -10,7 +10,9 @@ public final class BlockCompressor: @unchecked Sendable {
     /// A compressor at `level` (0–12).
     public init(level: Int32) {
         precondition(Self.levels.contains(level), "libdeflate level \(level) is outside 0...12")
-        guard let handle = libdeflate_alloc_compressor(level) else { fatalError("libdeflate could not allocate a compressor") }
+        guard let handle = libdeflate_alloc_compressor(level) else {
+            fatalError("libdeflate could not allocate a compressor")
+        }
         self.handle = handle
         self.level = level
     }
@@ -43,7 +45,8 @@ public final class BlockCompressor: @unchecked Sendable {
         defer { output.deallocate() }
         for start in [0, input.count / 2] {
             let piece = UnsafeRawBufferPointer(rebasing: input[start..<(start + sample)])
-            let size = libdeflate_deflate_compress(probe.handle, piece.baseAddress, sample, output.baseAddress, output.count)
+            let size = libdeflate_deflate_compress(
+                probe.handle, piece.baseAddress, sample, output.baseAddress, output.count)
             if size == 0 || size * 100 < sample * 97 { return false }
         }
         return true

@@ -11,14 +11,17 @@ public final class Bzip2Decoder: StreamDecoder, @unchecked Sendable {
     public init() throws(DecompressionError) {
         let status = BZ2_bzDecompressInit(&stream, 0, 0)
         guard status == BZ_OK else {
-            throw DecompressionError(reason: "libbz2 could not start a decoder (\(Self.describe(status)))", inputOffset: 0)
+            throw DecompressionError(
+                reason: "libbz2 could not start a decoder (\(Self.describe(status)))", inputOffset: 0)
         }
     }
 
     deinit { BZ2_bzDecompressEnd(&stream) }
 
-    public func decode(_ input: UnsafeRawBufferPointer,
-                       into output: UnsafeMutableRawBufferPointer) throws(DecompressionError) -> (consumed: Int, produced: Int) {
+    public func decode(
+        _ input: UnsafeRawBufferPointer,
+        into output: UnsafeMutableRawBufferPointer
+    ) throws(DecompressionError) -> (consumed: Int, produced: Int) {
         guard !finished, let out = output.baseAddress, output.count > 0 else { return (0, 0) }
         let inCount = Int(clamped32(input.count))
         stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress?.assumingMemoryBound(to: CChar.self))
@@ -37,7 +40,8 @@ public final class Bzip2Decoder: StreamDecoder, @unchecked Sendable {
         case BZ_STREAM_END: finished = true
         case BZ_OK: break
         default:
-            throw DecompressionError(reason: "libbz2: \(Self.describe(status))", inputOffset: totalIn + UInt64(consumed))
+            throw DecompressionError(
+                reason: "libbz2: \(Self.describe(status))", inputOffset: totalIn + UInt64(consumed))
         }
         return (consumed, produced)
     }

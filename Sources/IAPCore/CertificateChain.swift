@@ -7,8 +7,10 @@ public enum CertificateChain {
     /// periods are not judged here (`checkTime` false): an expired chain is reported apart. Unknown
     /// critical extensions are ignored: Apple's Developer ID certificates carry private critical ones.
     /// Returns nil when the chain leads to an anchor, else why not.
-    public static func problem(leaf: X509Certificate, intermediates: [X509Certificate], anchors: [X509Certificate],
-                               checkTime: Bool = false) throws(CryptoError) -> String? {
+    public static func problem(
+        leaf: X509Certificate, intermediates: [X509Certificate], anchors: [X509Certificate],
+        checkTime: Bool = false
+    ) throws(CryptoError) -> String? {
         let store = try CertificateStore()
         for anchor in anchors where X509_STORE_add_cert(store.handle, anchor.handle) != 1 {
             throw .drain("the trust anchor could not be added to the store")
@@ -49,7 +51,9 @@ final class StoreContext {
     let handle: OpaquePointer
 
     init() throws(CryptoError) {
-        guard let handle = X509_STORE_CTX_new() else { throw .drain("OpenSSL could not allocate a verification context") }
+        guard let handle = X509_STORE_CTX_new() else {
+            throw .drain("OpenSSL could not allocate a verification context")
+        }
         self.handle = handle
     }
 

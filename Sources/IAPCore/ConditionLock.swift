@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A mutex with one condition variable (pthread), for threads that wait for work.

@@ -35,7 +35,9 @@ final class MemoryBIO {
 
     /// A read-only BIO over a private copy of `bytes`.
     init(reading bytes: [UInt8]) throws(CryptoError) {
-        guard bytes.count < Int(Int32.max) else { throw CryptoError("\(bytes.count) bytes are too many for OpenSSL to read at once") }
+        guard bytes.count < Int(Int32.max) else {
+            throw CryptoError("\(bytes.count) bytes are too many for OpenSSL to read at once")
+        }
         let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, bytes.count), alignment: 1)
         copy.copyBytes(from: bytes)
         guard let handle = BIO_new_mem_buf(copy.baseAddress, Int32(bytes.count)) else {

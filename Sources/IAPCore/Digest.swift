@@ -43,14 +43,15 @@ public final class DigestHasher: @unchecked Sendable {
         self.algorithm = algorithm
         guard let context = EVP_MD_CTX_new() else { fatalError("OpenSSL could not allocate a digest context") }
         self.context = context
-        let md: OpaquePointer? = switch algorithm {
-        case .sha1: EVP_sha1()
-        case .sha224: EVP_sha224()
-        case .sha256: EVP_sha256()
-        case .sha384: EVP_sha384()
-        case .sha512: EVP_sha512()
-        case .md5: EVP_md5()
-        }
+        let md: OpaquePointer? =
+            switch algorithm {
+            case .sha1: EVP_sha1()
+            case .sha224: EVP_sha224()
+            case .sha256: EVP_sha256()
+            case .sha384: EVP_sha384()
+            case .sha512: EVP_sha512()
+            case .md5: EVP_md5()
+            }
         guard EVP_DigestInit_ex(context, md, nil) == 1 else { fatalError("OpenSSL could not start \(algorithm)") }
     }
 

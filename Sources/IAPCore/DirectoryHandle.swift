@@ -1,6 +1,7 @@
 internal import CShims
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// An open directory, and every operation relative to it (`openat`, `mkdirat`, `renameat`…),
@@ -33,7 +34,9 @@ public final class DirectoryHandle: @unchecked Sendable {
 
     /// Creates the child directory `name` with exactly `mode` (umask ignored); fails if it exists.
     public func makeDirectory(_ name: String, mode: UInt32) throws {
-        guard mkdirat(descriptor, name, mode_t(mode)) == 0 else { throw SystemError("create folder", path: child(name)) }
+        guard mkdirat(descriptor, name, mode_t(mode)) == 0 else {
+            throw SystemError("create folder", path: child(name))
+        }
         guard fchmodat(descriptor, name, mode_t(mode), 0) == 0 else { throw SystemError("chmod", path: child(name)) }
     }
 
@@ -93,7 +96,9 @@ public final class DirectoryHandle: @unchecked Sendable {
 
     /// Renames the child `name` to `newName` in `destination` only if nothing is there: false if
     /// something is (`EEXIST`), nil if `name` is gone (`ENOENT`), true when renamed.
-    public func renameNoReplace(_ name: String, to newName: String, in destination: DirectoryHandle? = nil) throws -> Bool? {
+    public func renameNoReplace(_ name: String, to newName: String, in destination: DirectoryHandle? = nil) throws
+        -> Bool?
+    {
         let target = destination ?? self
         if iap_rename_noreplace(descriptor, name, target.descriptor, newName) == 0 { return true }
         if errno == EEXIST { return false }
@@ -141,7 +146,9 @@ public final class DirectoryHandle: @unchecked Sendable {
 
     /// Swaps the children `a` and `b` atomically (both must exist).
     public func exchange(_ a: String, _ b: String) throws {
-        guard iap_rename_exchange(descriptor, a, descriptor, b) == 0 else { throw SystemError("exchange \(child(a)) with", path: child(b)) }
+        guard iap_rename_exchange(descriptor, a, descriptor, b) == 0 else {
+            throw SystemError("exchange \(child(a)) with", path: child(b))
+        }
     }
 
     /// What the child `name` is (`lstat`), or nil if nothing is there.
@@ -173,7 +180,9 @@ public final class DirectoryHandle: @unchecked Sendable {
         if st.st_mode & S_IFMT == S_IFDIR {
             let child = try openDirectory(name)
             for item in try child.names() { try child.removeTree(item) }
-            guard unlinkat(descriptor, name, AT_REMOVEDIR) == 0 else { throw SystemError("remove folder", path: self.child(name)) }
+            guard unlinkat(descriptor, name, AT_REMOVEDIR) == 0 else {
+                throw SystemError("remove folder", path: self.child(name))
+            }
         } else {
             guard unlinkat(descriptor, name, 0) == 0 else { throw SystemError("remove", path: child(name)) }
         }

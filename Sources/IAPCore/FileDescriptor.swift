@@ -1,8 +1,9 @@
 internal import CShims
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// An open file descriptor with exactly one owner; closed when the owner goes away.
@@ -28,7 +29,9 @@ public final class FileDescriptor: @unchecked Sendable {
     }
 
     /// Creates a new file that must not exist yet (`O_EXCL`), for writing (and reading, if asked).
-    public static func createExclusive(_ path: String, mode: UInt32 = 0o644, readable: Bool = false) throws -> FileDescriptor {
+    public static func createExclusive(_ path: String, mode: UInt32 = 0o644, readable: Bool = false) throws
+        -> FileDescriptor
+    {
         let fd = open(path, (readable ? O_RDWR : O_WRONLY) | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode_t(mode))
         guard fd >= 0 else { throw SystemError("create", path: path) }
         return FileDescriptor(owning: fd, path: path)
@@ -96,7 +99,9 @@ public final class FileDescriptor: @unchecked Sendable {
     public func write(_ bytes: [UInt8], at offset: UInt64) throws {
         var done = 0
         while done < bytes.count {
-            let n = bytes.withUnsafeBytes { pwrite(rawValue, $0.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done)) }
+            let n = bytes.withUnsafeBytes {
+                pwrite(rawValue, $0.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done))
+            }
             if n < 0 {
                 if errno == EINTR { continue }
                 throw SystemError("write", path: path)

@@ -30,12 +30,16 @@ public struct Finding: Codable, Equatable, Sendable {
     }
 
     /// An error finding.
-    public static func error(_ rule: String, _ entry: String? = nil, offset: UInt64? = nil, _ message: String) -> Finding {
+    public static func error(_ rule: String, _ entry: String? = nil, offset: UInt64? = nil, _ message: String)
+        -> Finding
+    {
         Finding(rule: rule, severity: .error, entry: entry, offset: offset, message: message)
     }
 
     /// A warning finding.
-    public static func warning(_ rule: String, _ entry: String? = nil, offset: UInt64? = nil, _ message: String) -> Finding {
+    public static func warning(_ rule: String, _ entry: String? = nil, offset: UInt64? = nil, _ message: String)
+        -> Finding
+    {
         Finding(rule: rule, severity: .warning, entry: entry, offset: offset, message: message)
     }
 }

@@ -1,6 +1,7 @@
 internal import CShims
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Watches one folder with inotify for files that became complete there: closed after writing

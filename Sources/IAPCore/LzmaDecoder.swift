@@ -20,19 +20,23 @@ public final class LzmaDecoder: StreamDecoder, @unchecked Sendable {
 
     /// Starts a decoder for `container`; throws if liblzma cannot allocate its state.
     public init(container: Container) throws(DecompressionError) {
-        let status = switch container {
-        case .xz: lzma_stream_decoder(&stream, Self.memoryLimit, 0)
-        case .lzmaOrXz: lzma_auto_decoder(&stream, Self.memoryLimit, 0)
-        }
+        let status =
+            switch container {
+            case .xz: lzma_stream_decoder(&stream, Self.memoryLimit, 0)
+            case .lzmaOrXz: lzma_auto_decoder(&stream, Self.memoryLimit, 0)
+            }
         guard status == LZMA_OK else {
-            throw DecompressionError(reason: "liblzma could not start a decoder (\(Self.describe(status)))", inputOffset: 0)
+            throw DecompressionError(
+                reason: "liblzma could not start a decoder (\(Self.describe(status)))", inputOffset: 0)
         }
     }
 
     deinit { lzma_end(&stream) }
 
-    public func decode(_ input: UnsafeRawBufferPointer,
-                       into output: UnsafeMutableRawBufferPointer) throws(DecompressionError) -> (consumed: Int, produced: Int) {
+    public func decode(
+        _ input: UnsafeRawBufferPointer,
+        into output: UnsafeMutableRawBufferPointer
+    ) throws(DecompressionError) -> (consumed: Int, produced: Int) {
         guard !finished, let out = output.baseAddress, output.count > 0 else { return (0, 0) }
         stream.next_in = input.baseAddress?.assumingMemoryBound(to: UInt8.self)
         stream.avail_in = input.count
@@ -49,7 +53,8 @@ public final class LzmaDecoder: StreamDecoder, @unchecked Sendable {
         case LZMA_STREAM_END: finished = true
         case LZMA_OK, LZMA_BUF_ERROR: break  // BUF_ERROR: no progress without more input or room
         default:
-            throw DecompressionError(reason: "liblzma: \(Self.describe(status))", inputOffset: totalIn + UInt64(consumed))
+            throw DecompressionError(
+                reason: "liblzma: \(Self.describe(status))", inputOffset: totalIn + UInt64(consumed))
         }
         return (consumed, produced)
     }

@@ -41,8 +41,10 @@ public final class ParallelGzipEncoder: @unchecked Sendable {
     public private(set) var totalOut: UInt64 = 0
 
     /// An encoder at libdeflate `level` whose gzip bytes go to `sink` (called on the writing thread).
-    public init(level: Int32, blockSize: Int = 1 << 20, workers: Int = ParallelGzipEncoder.defaultWorkers,
-                sink: @escaping (UnsafeRawBufferPointer) throws -> Void) {
+    public init(
+        level: Int32, blockSize: Int = 1 << 20, workers: Int = ParallelGzipEncoder.defaultWorkers,
+        sink: @escaping (UnsafeRawBufferPointer) throws -> Void
+    ) {
         self.level = level
         self.blockSize = blockSize
         self.sink = sink
@@ -99,7 +101,9 @@ public final class ParallelGzipEncoder: @unchecked Sendable {
     private func drainOldest() throws {
         let job = inFlight.removeFirst()
         job.done.wait()
-        guard job.outputCount > 0 else { throw ZlibError(reason: "libdeflate could not compress a block", inputOffset: totalIn) }
+        guard job.outputCount > 0 else {
+            throw ZlibError(reason: "libdeflate could not compress a block", inputOffset: totalIn)
+        }
         totalOut += UInt64(job.outputCount)
         try sink(UnsafeRawBufferPointer(rebasing: job.output[0..<job.outputCount]))
         spare.append(job)

@@ -85,9 +85,12 @@ public final class ReadAheadReader: @unchecked Sendable {
 
     /// Starts reading `length` bytes at `start`; with a `hasher`, every byte read is fed to it
     /// (on the background thread, in order).
-    public init(file: FileDescriptor, start: UInt64, length: UInt64, chunkSize: Int = 1 << 20, depth: Int = 4,
-                hasher: DigestHasher?) throws {
-        let channel = Channel(file: file, start: start, length: length, chunkSize: chunkSize, slots: max(2, depth), hasher: hasher)
+    public init(
+        file: FileDescriptor, start: UInt64, length: UInt64, chunkSize: Int = 1 << 20, depth: Int = 4,
+        hasher: DigestHasher?
+    ) throws {
+        let channel = Channel(
+            file: file, start: start, length: length, chunkSize: chunkSize, slots: max(2, depth), hasher: hasher)
         self.channel = channel
         do {
             try BackgroundThread.start { channel.produce() }

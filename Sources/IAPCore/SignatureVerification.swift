@@ -4,9 +4,13 @@ internal import COpenSSL
 public enum SignatureVerification {
     /// Checks an RSA PKCS#1 v1.5 signature over `digest` wrapped in the DigestInfo of `algorithm`
     /// (the digest is not hashed again). Throws when the key cannot be used; false when it does not verify.
-    public static func verifyRSA(signature: [UInt8], digest: [UInt8], algorithm: DigestAlgorithm,
-                                 certificate: X509Certificate) throws(CryptoError) -> Bool {
-        guard let key = X509_get0_pubkey(certificate.handle) else { throw .drain("the certificate's public key cannot be read") }
+    public static func verifyRSA(
+        signature: [UInt8], digest: [UInt8], algorithm: DigestAlgorithm,
+        certificate: X509Certificate
+    ) throws(CryptoError) -> Bool {
+        guard let key = X509_get0_pubkey(certificate.handle) else {
+            throw .drain("the certificate's public key cannot be read")
+        }
         guard EVP_PKEY_get_base_id(key) == EVP_PKEY_RSA else {
             throw CryptoError("the certificate holds a \(certificate.keyAlgorithm) key, not an RSA key")
         }
@@ -15,8 +19,9 @@ public enum SignatureVerification {
         }
         let context = try PublicKeyContext(key)
         guard EVP_PKEY_verify_init(context.handle) == 1,
-              EVP_PKEY_CTX_set_rsa_padding(context.handle, RSA_PKCS1_PADDING) == 1,
-              EVP_PKEY_CTX_set_signature_md(context.handle, md) == 1 else {
+            EVP_PKEY_CTX_set_rsa_padding(context.handle, RSA_PKCS1_PADDING) == 1,
+            EVP_PKEY_CTX_set_signature_md(context.handle, md) == 1
+        else {
             throw .drain("OpenSSL could not set up an RSA verification")
         }
         let status = EVP_PKEY_verify(context.handle, signature, signature.count, digest, digest.count)
@@ -27,7 +32,9 @@ public enum SignatureVerification {
     /// Checks a detached CMS SignedData (DER; trailing zero padding allowed) over `content`, without
     /// judging the signer's chain. `extra` certificates may supply the signer's. Returns the signers'
     /// certificates, or throws why it does not verify.
-    public static func verifyCMS(_ der: [UInt8], content: [UInt8], extra: [X509Certificate]) throws(CryptoError) -> [X509Certificate] {
+    public static func verifyCMS(_ der: [UInt8], content: [UInt8], extra: [X509Certificate]) throws(CryptoError)
+        -> [X509Certificate]
+    {
         let message = try CMSMessage(der: der)
         let data = try MemoryBIO(reading: content)
         let certificates = try CertificateStack(extra)

@@ -61,8 +61,10 @@ public protocol StreamDecoder: AnyObject {
     /// Decodes from `input` into `output` until the output is full, the input is used up or the
     /// stream ends; returns the bytes consumed and produced (both 0: no progress is possible
     /// without more input or more room). Throws at corrupt data, with its offset in the stream.
-    func decode(_ input: UnsafeRawBufferPointer,
-                into output: UnsafeMutableRawBufferPointer) throws(DecompressionError) -> (consumed: Int, produced: Int)
+    func decode(
+        _ input: UnsafeRawBufferPointer,
+        into output: UnsafeMutableRawBufferPointer
+    ) throws(DecompressionError) -> (consumed: Int, produced: Int)
 }
 
 /// Clamps a buffer length to what a C library's 32-bit length field holds.

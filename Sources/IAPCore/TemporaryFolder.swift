@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A private folder (mode 0700) under `$TMPDIR` or /tmp, removed with everything in it when the
@@ -16,7 +16,9 @@ public final class TemporaryFolder {
     }
 
     deinit {
-        let parent = (try? DirectoryHandle.open(path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")))
+        let parent =
+            (try? DirectoryHandle.open(
+                path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")))
         let name = path.split(separator: "/").last.map(String.init)
         if let parent, let name { try? parent.removeTree(name) }
     }

@@ -1,6 +1,7 @@
 internal import CShims
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A file with no name until it is complete (Linux `O_TMPFILE`): a process killed while writing it

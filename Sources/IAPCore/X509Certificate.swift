@@ -1,6 +1,7 @@
 internal import COpenSSL
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One X.509 certificate parsed by libcrypto; owns its `X509` handle.

@@ -34,8 +34,9 @@ public final class Deflater: @unchecked Sendable {
     /// Starts a stream of `format` at compression `level` (0–9).
     public init(format: ZlibFormat, level: Int32 = 6) {
         output = .allocate(capacity: zlibChunkSize)
-        let status = deflateInit2_(&stream, level, Z_DEFLATED, format.windowBits, 8, Z_DEFAULT_STRATEGY,
-                                   ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
+        let status = deflateInit2_(
+            &stream, level, Z_DEFLATED, format.windowBits, 8, Z_DEFAULT_STRATEGY,
+            ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
         precondition(status == Z_OK, "zlib could not start a deflate stream (\(status))")
     }
 
@@ -45,8 +46,10 @@ public final class Deflater: @unchecked Sendable {
     }
 
     /// Compresses `input`; with `finish`, ends the stream. Output goes to `sink` in chunks.
-    public func compress(_ input: UnsafeRawBufferPointer, finish: Bool,
-                         into sink: (UnsafeRawBufferPointer) throws -> Void) throws {
+    public func compress(
+        _ input: UnsafeRawBufferPointer, finish: Bool,
+        into sink: (UnsafeRawBufferPointer) throws -> Void
+    ) throws {
         stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress?.assumingMemoryBound(to: UInt8.self))
         stream.avail_in = UInt32(input.count)
         let flush = finish ? Z_FINISH : Z_NO_FLUSH
@@ -104,8 +107,10 @@ public final class Inflater: StreamDecoder, @unchecked Sendable {
     }
 
     /// Inflates from `input` straight into `output` (see `StreamDecoder`).
-    public func decode(_ input: UnsafeRawBufferPointer,
-                       into target: UnsafeMutableRawBufferPointer) throws(DecompressionError) -> (consumed: Int, produced: Int) {
+    public func decode(
+        _ input: UnsafeRawBufferPointer,
+        into target: UnsafeMutableRawBufferPointer
+    ) throws(DecompressionError) -> (consumed: Int, produced: Int) {
         guard !finished, let out = target.baseAddress, target.count > 0 else { return (0, 0) }
         let inCount = Int(clamped32(input.count))
         stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress?.assumingMemoryBound(to: UInt8.self))
@@ -125,7 +130,8 @@ public final class Inflater: StreamDecoder, @unchecked Sendable {
         case Z_OK, Z_BUF_ERROR: break  // BUF_ERROR: no progress without more input or room
         default:
             let message = stream.msg.map { String(cString: $0) } ?? "status \(status)"
-            throw DecompressionError(reason: "corrupt compressed data: \(message)", inputOffset: totalIn + UInt64(consumed))
+            throw DecompressionError(
+                reason: "corrupt compressed data: \(message)", inputOffset: totalIn + UInt64(consumed))
         }
         return (consumed, produced)
     }
@@ -133,8 +139,10 @@ public final class Inflater: StreamDecoder, @unchecked Sendable {
     /// Decompresses `input`, handing output to `sink` in chunks. Returns how many input bytes
     /// were consumed: fewer than `input.count` only when the stream ended inside `input`.
     @discardableResult
-    public func decompress(_ input: UnsafeRawBufferPointer,
-                           into sink: (UnsafeRawBufferPointer) throws -> Void) throws -> Int {
+    public func decompress(
+        _ input: UnsafeRawBufferPointer,
+        into sink: (UnsafeRawBufferPointer) throws -> Void
+    ) throws -> Int {
         guard !finished else { return 0 }
         stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress?.assumingMemoryBound(to: UInt8.self))
         stream.avail_in = UInt32(input.count)
@@ -177,8 +185,11 @@ public enum PaddedZlibStream {
     /// The stream and its uncompressed length, or nil if `text` does not fit in `length` bytes.
     public static func make(_ text: [UInt8], level: Int32, length: Int) -> (bytes: [UInt8], uncompressedLength: Int)? {
         var stream = z_stream()
-        guard deflateInit2_(&stream, level, Z_DEFLATED, 15, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
-                            Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return nil }
+        guard
+            deflateInit2_(
+                &stream, level, Z_DEFLATED, 15, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
+                Int32(MemoryLayout<z_stream>.size)) == Z_OK
+        else { return nil }
         defer { deflateEnd(&stream) }
         var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, UInt(text.count))) + 64)
         let produced: Int = text.withUnsafeBytes { input in
@@ -209,9 +220,13 @@ public enum PaddedZlibStream {
             if last { break }
             guard room >= 5 else { return nil }
         }
-        var adler = text.withUnsafeBytes { adler32(1, $0.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt32($0.count)) }
+        var adler = text.withUnsafeBytes {
+            adler32(1, $0.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt32($0.count))
+        }
         let spaces = [UInt8](repeating: 0x20, count: padding)
-        adler = spaces.withUnsafeBytes { adler32(adler, $0.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt32($0.count)) }
+        adler = spaces.withUnsafeBytes {
+            adler32(adler, $0.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt32($0.count))
+        }
         bytes.appendBE(UInt32(truncatingIfNeeded: adler))
         guard bytes.count == length else { return nil }
         return (bytes, text.count + padding)

@@ -7,9 +7,9 @@ struct ActivateCommand: ParsableCommand {
         commandName: "activate",
         abstract: "Point ROOT/<product-id>/current at an installed version (roll back or forward), atomically.",
         discussion: """
-        Example:
-          iapkg activate /srv/content com.example.game.levels.pack1 1.0
-        """)
+            Example:
+              iapkg activate /srv/content com.example.game.levels.pack1 1.0
+            """)
 
     @Argument(help: "The root folder of the version store.")
     var root: String
@@ -29,7 +29,8 @@ struct ActivateCommand: ParsableCommand {
 
     func run() throws {
         try perform {
-            let previous = try VersionStoreCommands.activate(root, productIdentifier: productIdentifier, version: version)
+            let previous = try VersionStoreCommands.activate(
+                root, productIdentifier: productIdentifier, version: version)
             Console.current.out("\(productIdentifier): current \(previous ?? "none") → \(version)")
         }
     }

@@ -7,15 +7,15 @@ struct BumpCommand: ParsableCommand {
         commandName: "bump",
         abstract: "Raise ContentVersion in ContentInfo.plist (1.0 → 1.1), changing nothing else.",
         discussion: """
-        Only the ContentVersion string changes: keys, their order, comments, indentation and every \
-        other byte stay as they were. A binary plist is rewritten as XML (and says so).
+            Only the ContentVersion string changes: keys, their order, comments, indentation and every \
+            other byte stay as they were. A binary plist is rewritten as XML (and says so).
 
-        Examples:
-          iapkg bump level-pack              # 1.0 → 1.1, 1.9 → 1.10
-          iapkg bump level-pack --patch      # 1.1 → 1.1.1
-          iapkg bump level-pack --major      # 1.4 → 2.0
-          iapkg bump level-pack/ContentInfo.plist --to 3.0
-        """)
+            Examples:
+              iapkg bump level-pack              # 1.0 → 1.1, 1.9 → 1.10
+              iapkg bump level-pack --patch      # 1.1 → 1.1.1
+              iapkg bump level-pack --major      # 1.4 → 2.0
+              iapkg bump level-pack/ContentInfo.plist --to 3.0
+            """)
 
     @Argument(help: "A content folder or its ContentInfo.plist.")
     var path: String
@@ -36,7 +36,8 @@ struct BumpCommand: ParsableCommand {
         let chosen = [major, minor, patch, to != nil].filter { $0 }.count
         guard chosen <= 1 else { throw ValidationError("choose one of --major, --minor, --patch and --to") }
         if let to, ContentVersion(to) == nil {
-            throw ValidationError("--to '\(to)' is not a version: integers separated by periods, at most four (1.0, 2.3.1)")
+            throw ValidationError(
+                "--to '\(to)' is not a version: integers separated by periods, at most four (1.0, 2.3.1)")
         }
     }
 

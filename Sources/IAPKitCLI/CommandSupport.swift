@@ -24,7 +24,9 @@ func perform(_ body: () throws -> Void) throws {
 /// with control and bidirectional characters escaped so a hostile name cannot forge or hide a line.
 enum FindingText {
     static func line(_ finding: Finding, path: String, console: Console, on stream: Console.Stream = .err) -> String {
-        let severity = finding.severity == .error ? console.styled("error", "31", on: stream) : console.styled("warning", "33", on: stream)
+        let severity =
+            finding.severity == .error
+            ? console.styled("error", "31", on: stream) : console.styled("warning", "33", on: stream)
         return "\(EntryNameRules.printable(path)): \(severity)" + body(finding)
     }
 
@@ -42,7 +44,8 @@ enum FindingText {
     }
 
     private static func entryText(_ finding: Finding, _ entry: String) -> String {
-        EntryNameRules.printable(entry) + (finding.storedEntry.map { " (stored as \(EntryNameRules.printable($0)))" } ?? "")
+        EntryNameRules.printable(entry)
+            + (finding.storedEntry.map { " (stored as \(EntryNameRules.printable($0)))" } ?? "")
     }
 }
 
@@ -61,7 +64,10 @@ enum ByteCount {
         let units = ["bytes", "KiB", "MiB", "GiB", "TiB"]
         var value = Double(bytes)
         var unit = 0
-        while value >= 1024 && unit < units.count - 1 { value /= 1024; unit += 1 }
+        while value >= 1024 && unit < units.count - 1 {
+            value /= 1024
+            unit += 1
+        }
         return unit == 0 ? "\(bytes) bytes" : String(format: "%.1f %@", value, units[unit])
     }
 }

@@ -13,8 +13,10 @@ public struct Console: Sendable {
     /// The process environment.
     public var environment: [String: String]
 
-    public init(writeOut: @escaping @Sendable (String) -> Void, writeErr: @escaping @Sendable (String) -> Void,
-                errIsTerminal: Bool, outIsTerminal: Bool = false, environment: [String: String]) {
+    public init(
+        writeOut: @escaping @Sendable (String) -> Void, writeErr: @escaping @Sendable (String) -> Void,
+        errIsTerminal: Bool, outIsTerminal: Bool = false, environment: [String: String]
+    ) {
         self.writeOut = writeOut
         self.writeErr = writeErr
         self.errIsTerminal = errIsTerminal
@@ -41,7 +43,8 @@ public struct Console: Sendable {
 
     /// Colour on `stream`: only when that stream is a terminal, and never with NO_COLOR or TERM=dumb.
     public func useColor(on stream: Stream) -> Bool {
-        (stream == .out ? outIsTerminal : errIsTerminal) && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
+        (stream == .out ? outIsTerminal : errIsTerminal) && (environment["NO_COLOR"] ?? "").isEmpty
+            && environment["TERM"] != "dumb"
     }
 
     /// Prints a line to stdout.

@@ -7,13 +7,13 @@ struct InitCommand: ParsableCommand {
         commandName: "init",
         abstract: "Create a content folder: ContentInfo.plist (version 1.0) and an empty Contents/.",
         discussion: """
-        Put everything the app should receive under Contents/, then run 'iapkg build'.
+            Put everything the app should receive under Contents/, then run 'iapkg build'.
 
-        Example:
-          iapkg init com.example.game.level1
-          cp -R art levels com.example.game.level1/Contents/
-          iapkg build com.example.game.level1
-        """)
+            Example:
+              iapkg init com.example.game.level1
+              cp -R art levels com.example.game.level1/Contents/
+              iapkg build com.example.game.level1
+            """)
 
     @Argument(help: "The App Store product identifier (letters, digits, '.', '_', '-'; at most 100).")
     var productIdentifier: String
@@ -31,7 +31,8 @@ struct InitCommand: ParsableCommand {
         try perform {
             let path = directory ?? productIdentifier
             try ContentFolderInitializer.create(productIdentifier: productIdentifier, at: path)
-            Console.current.err("Created \(path)/ContentInfo.plist (\(productIdentifier), version 1.0) and \(path)/Contents/")
+            Console.current.err(
+                "Created \(path)/ContentInfo.plist (\(productIdentifier), version 1.0) and \(path)/Contents/")
         }
     }
 }

@@ -7,16 +7,16 @@ struct InspectCommand: ParsableCommand {
         commandName: "inspect",
         abstract: "Show what a .pkg holds: shape, product, version, sizes and every file.",
         discussion: """
-        Reads the table of contents and the Bom only (and the first entries of the Payload, to reach \
-        ContentInfo.plist), so it takes milliseconds whatever the package's size. Both shapes are \
-        read: 'product' (as productbuild --content makes) and 'tree' (as bsdtar --format xar makes). \
-        A signed package also shows each signature, whether it verifies, and its certificate chain. \
-        inspect is not a validator; use 'iapkg validate' to check every rule.
+            Reads the table of contents and the Bom only (and the first entries of the Payload, to reach \
+            ContentInfo.plist), so it takes milliseconds whatever the package's size. Both shapes are \
+            read: 'product' (as productbuild --content makes) and 'tree' (as bsdtar --format xar makes). \
+            A signed package also shows each signature, whether it verifies, and its certificate chain. \
+            inspect is not a validator; use 'iapkg validate' to check every rule.
 
-        Examples:
-          iapkg inspect com.example.books.harbour.chapter1-1.0.pkg
-          iapkg inspect level-pack.pkg --json | jq '.files[].path'
-        """)
+            Examples:
+              iapkg inspect com.example.books.harbour.chapter1-1.0.pkg
+              iapkg inspect level-pack.pkg --json | jq '.files[].path'
+            """)
 
     @Argument(help: "The package to inspect.")
     var package: String
@@ -35,7 +35,8 @@ struct InspectCommand: ParsableCommand {
             }
             for note in report.notes { console.err(FindingText.line(note, path: package, console: console)) }
             if report.notes.contains(where: { $0.severity == .error }) {
-                console.err("iapkg: error: \(package) could not be read completely; run iapkg validate for every finding")
+                console.err(
+                    "iapkg: error: \(package) could not be read completely; run iapkg validate for every finding")
                 throw ExitCode(1)
             }
         }
@@ -46,7 +47,9 @@ struct InspectCommand: ParsableCommand {
 enum InspectText {
     static func render(_ report: InspectReport) -> String {
         var lines: [String] = [report.path]
-        func row(_ label: String, _ value: String) { lines.append("  " + label.padding(toLength: 13, withPad: " ", startingAt: 0) + value) }
+        func row(_ label: String, _ value: String) {
+            lines.append("  " + label.padding(toLength: 13, withPad: " ", startingAt: 0) + value)
+        }
         row("shape", report.shape.rawValue + (report.componentName.map { " (component \($0).pkg)" } ?? ""))
         row("product", report.productIdentifier ?? "?")
         row("version", report.contentVersion ?? "?")
@@ -55,7 +58,10 @@ enum InspectText {
         row("compression", report.compression)
         let count = { (kind: ContentEntry.Kind) in report.files.filter { $0.type == kind }.count }
         func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
-        row("entries", "\(report.fileCount) (\(plural(count(.file), "file")), \(plural(count(.directory), "folder")), \(plural(count(.symlink), "link")))")
+        row(
+            "entries",
+            "\(report.fileCount) (\(plural(count(.file), "file")), \(plural(count(.directory), "folder")), \(plural(count(.symlink), "link")))"
+        )
         row("package", "\(report.packageSize) bytes")
         row("stored", "\(report.storedSize) bytes")
         row("unpacked", "\(report.unpackedSize) bytes")
@@ -72,12 +78,13 @@ enum InspectText {
             listing.append(contentsOf: text.utf8)
         }
         for file in report.files {
-            let type = switch file.type {
-            case .file: "file"
-            case .directory: "dir "
-            case .symlink: "link"
-            default: String(file.type.name.prefix(4))
-            }
+            let type =
+                switch file.type {
+                case .file: "file"
+                case .directory: "dir "
+                case .symlink: "link"
+                default: String(file.type.name.prefix(4))
+                }
             listing.append(contentsOf: "  \(type)  ".utf8)
             pad(file.mode, 4)
             listing.append(contentsOf: "  ".utf8)

@@ -7,10 +7,10 @@ struct ListCommand: ParsableCommand {
         commandName: "list",
         abstract: "List the products and versions in a version store, and which is current.",
         discussion: """
-        Examples:
-          iapkg list /srv/content
-          iapkg list /srv/content --json
-        """)
+            Examples:
+              iapkg list /srv/content
+              iapkg list /srv/content --json
+            """)
 
     @Argument(help: "The root folder of the version store.")
     var root: String
@@ -31,7 +31,9 @@ struct ListCommand: ParsableCommand {
                 console.out("\(product.productIdentifier) (current: \(product.current ?? "none"))")
                 for version in product.versions {
                     let mark = version.current ? "*" : " "
-                    console.out("  \(mark) \(version.version.padding(toLength: 12, withPad: " ", startingAt: 0)) \(version.files) files, \(version.bytes) bytes")
+                    console.out(
+                        "  \(mark) \(version.version.padding(toLength: 12, withPad: " ", startingAt: 0)) \(version.files) files, \(version.bytes) bytes"
+                    )
                 }
             }
         }

@@ -22,7 +22,9 @@ final class ProgressBar: @unchecked Sendable {
         let width = 30
         let filled = Int(fraction * Double(width))
         let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
-        console.writeErr("\r\(console.styled(bar, "36")) \(Int(fraction * 100))% \(ByteCount.text(done)) of \(ByteCount.text(total))\u{1B}[K")
+        console.writeErr(
+            "\r\(console.styled(bar, "36")) \(Int(fraction * 100))% \(ByteCount.text(done)) of \(ByteCount.text(total))\u{1B}[K"
+        )
         drawn = true
     }
 

@@ -11,7 +11,8 @@ struct SarifLog: Encodable {
     var runs: [Run]
 
     enum CodingKeys: String, CodingKey {
-        case schema = "$schema", version, runs
+        case schema = "$schema"
+        case version, runs
     }
 
     struct Run: Encodable {
@@ -93,33 +94,43 @@ extension ValidationOutput {
         var results: [SarifLog.Result] = []
         for report in reports {
             for finding in report.findings {
-                results.append(SarifLog.Result(
-                    ruleId: finding.rule, ruleIndex: index[finding.rule] ?? 0,
-                    level: finding.severity == .error ? "error" : "warning",
-                    message: .init(text: FindingText.entryAndMessage(finding)),
-                    locations: [Self.location(of: finding, in: report)],
-                    properties: finding.storedEntry.map { ["storedEntry": $0] }))
+                results.append(
+                    SarifLog.Result(
+                        ruleId: finding.rule, ruleIndex: index[finding.rule] ?? 0,
+                        level: finding.severity == .error ? "error" : "warning",
+                        message: .init(text: FindingText.entryAndMessage(finding)),
+                        locations: [Self.location(of: finding, in: report)],
+                        properties: finding.storedEntry.map { ["storedEntry": $0] }))
             }
         }
         let notifications = unreadable.map { item in
-            SarifLog.Notification(message: .init(text: item.message), locations: [
-                SarifLog.Location(physicalLocation: .init(artifactLocation: .init(uri: Self.uri(item.path))))])
+            SarifLog.Notification(
+                message: .init(text: item.message),
+                locations: [
+                    SarifLog.Location(physicalLocation: .init(artifactLocation: .init(uri: Self.uri(item.path))))
+                ])
         }
         let rules = ruleIds.map { SarifLog.Rule(id: $0, shortDescription: .init(text: RuleSummaries.summary(of: $0))) }
-        return SarifLog(runs: [SarifLog.Run(
-            tool: .init(driver: .init(rules: rules)),
-            invocations: [.init(executionSuccessful: unreadable.isEmpty, toolExecutionNotifications: notifications)],
-            results: results)])
+        return SarifLog(runs: [
+            SarifLog.Run(
+                tool: .init(driver: .init(rules: rules)),
+                invocations: [
+                    .init(executionSuccessful: unreadable.isEmpty, toolExecutionNotifications: notifications)
+                ],
+                results: results)
+        ])
     }
 
     /// Where a finding points: a package and the entry inside it, or a folder's file.
     static func location(of finding: Finding, in report: ValidationReport) -> SarifLog.Location {
         if report.shape == .folder, let entry = finding.entry {
-            return SarifLog.Location(physicalLocation: .init(artifactLocation: .init(uri: uri(report.path + "/" + entry))))
+            return SarifLog.Location(
+                physicalLocation: .init(artifactLocation: .init(uri: uri(report.path + "/" + entry))))
         }
         return SarifLog.Location(
-            physicalLocation: .init(artifactLocation: .init(uri: uri(report.path)),
-                                    region: finding.offset.map { SarifLog.Region(byteOffset: $0) }),
+            physicalLocation: .init(
+                artifactLocation: .init(uri: uri(report.path)),
+                region: finding.offset.map { SarifLog.Region(byteOffset: $0) }),
             logicalLocations: finding.entry.map { [SarifLog.LogicalLocation(fullyQualifiedName: $0)] })
     }
 

@@ -9,17 +9,17 @@ struct ServeCommand: ParsableCommand {
         commandName: "serve",
         abstract: "Watch a folder and install each complete package dropped into it, exactly once.",
         discussion: """
-        A package is taken once complete (closed after writing, or renamed into the folder; hidden \
-        names, *.part and *.tmp are ignored), claimed by a rename into DIR/.processing/, validated and \
-        installed as 'unpack' does, then moved to DIR/accepted/ or DIR/rejected/ with NAME.report.json \
-        (the 'validate --json' document) beside it. A killed service redoes what .processing/ holds at \
-        its next start; SIGTERM and SIGINT finish the packages in hand, then exit 0.
+            A package is taken once complete (closed after writing, or renamed into the folder; hidden \
+            names, *.part and *.tmp are ignored), claimed by a rename into DIR/.processing/, validated and \
+            installed as 'unpack' does, then moved to DIR/accepted/ or DIR/rejected/ with NAME.report.json \
+            (the 'validate --json' document) beside it. A killed service redoes what .processing/ holds at \
+            its next start; SIGTERM and SIGINT finish the packages in hand, then exit 0.
 
-        stdout: one JSON line per package handled; stderr: the same as text.
+            stdout: one JSON line per package handled; stderr: the same as text.
 
-        Example:
-          iapkg serve --incoming /srv/incoming --into /srv/content --keep 3
-        """)
+            Example:
+              iapkg serve --incoming /srv/incoming --into /srv/content --keep 3
+            """)
 
     enum Activation: String, ExpressibleByArgument, CaseIterable {
         case newest, never
@@ -74,11 +74,13 @@ struct ServeCommand: ParsableCommand {
 
     private func execute() throws {
         let console = Console.current
-        var unpack = UnpackOptions(activate: activate == .newest, keep: keep, allowDowngrade: allowDowngrade, strict: strict,
-                                   maxUnpackedSize: maxUnpackedSize, productIdentifier: productId)
+        var unpack = UnpackOptions(
+            activate: activate == .newest, keep: keep, allowDowngrade: allowDowngrade, strict: strict,
+            maxUnpackedSize: maxUnpackedSize, productIdentifier: productId)
         unpack.activateLowerVersions = false
-        let options = ServeOptions(incoming: incoming, root: into, unpack: unpack, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
-                                   rescanSeconds: rescanSeconds, settleSeconds: settleSeconds)
+        let options = ServeOptions(
+            incoming: incoming, root: into, unpack: unpack, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
+            rescanSeconds: rescanSeconds, settleSeconds: settleSeconds)
         let log = ServeLog(console: console)
         let stop = try StopSignals()
         let server = try Server(options: options, render: ServeReport.render, sink: log.write)
@@ -130,16 +132,21 @@ final class ServeLog: Sendable {
     }
 
     @Sendable func write(_ event: ServeEvent) {
-        let time = ISO8601DateFormatter.string(from: Date(), timeZone: TimeZone(identifier: "UTC") ?? .current,
-                                               formatOptions: [.withInternetDateTime, .withFractionalSeconds])
-        let line = Line(time: time, file: event.file, product: event.productIdentifier, version: event.version, outcome: event.outcome.rawValue,
-                        action: event.action?.rawValue, current: event.current, movedTo: event.movedTo,
-                        seconds: (event.seconds * 1000).rounded() / 1000, findings: event.findings, message: event.message)
+        let time = ISO8601DateFormatter.string(
+            from: Date(), timeZone: TimeZone(identifier: "UTC") ?? .current,
+            formatOptions: [.withInternetDateTime, .withFractionalSeconds])
+        let line = Line(
+            time: time, file: event.file, product: event.productIdentifier, version: event.version,
+            outcome: event.outcome.rawValue,
+            action: event.action?.rawValue, current: event.current, movedTo: event.movedTo,
+            seconds: (event.seconds * 1000).rounded() / 1000, findings: event.findings, message: event.message)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let json = (try? encoder.encode(line)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
         var text = "\(event.file): \(event.outcome.rawValue)"
-        if let product = event.productIdentifier, let version = event.version { text += " (\(product) \(version)" + (event.action.map { ", \($0.rawValue)" } ?? "") + ")" }
+        if let product = event.productIdentifier, let version = event.version {
+            text += " (\(product) \(version)" + (event.action.map { ", \($0.rawValue)" } ?? "") + ")"
+        }
         if let message = event.message { text += ": " + message }
         text += String(format: " [%.2f s]", event.seconds)
         lock.lock()

@@ -19,7 +19,9 @@ enum SignatureText {
                 let number = "\(index + 1)".padding(toLength: 3, withPad: " ", startingAt: 0)
                 lines.append("    \(number)subject  \(certificate.subject)")
                 lines.append("       issuer   \(certificate.issuer)")
-                lines.append("       valid    \(certificate.notBefore) to \(certificate.notAfter)\(certificate.expired ? " (outside this period now)" : "")")
+                lines.append(
+                    "       valid    \(certificate.notBefore) to \(certificate.notAfter)\(certificate.expired ? " (outside this period now)" : "")"
+                )
                 lines.append("       sha256   \(certificate.sha256)")
             }
         }
@@ -34,9 +36,12 @@ enum SignatureText {
             switch signature.trust {
             case .notChecked: text += "; trust not checked (no --trust-anchor)"
             case .trusted: text += "; the chain leads to the trust anchor"
-            case .untrusted: text += "; untrusted: \(signature.trustProblem ?? "the chain does not lead to the trust anchor")"
+            case .untrusted:
+                text += "; untrusted: \(signature.trustProblem ?? "the chain does not lead to the trust anchor")"
             }
-            if signature.hasExpiredCertificate { text += "; a certificate is outside its validity period now (information only)" }
+            if signature.hasExpiredCertificate {
+                text += "; a certificate is outside its validity period now (information only)"
+            }
             return text
         }
     }

@@ -7,19 +7,19 @@ struct UnpackCommand: ParsableCommand {
         commandName: "unpack",
         abstract: "Unpack packages into ROOT/<product-id>/<version>/ and switch ROOT/<product-id>/current atomically.",
         discussion: """
-        Each package is validated completely first; an invalid one writes nothing. Content is written \
-        into a private staging folder, flushed to disk, and renamed into place in one step, so readers \
-        never see half a version, and a crash or a full disk loses nothing already there. Files get \
-        mode 0644, folders 0755; no owners, no extended attributes; hard links become copies.
+            Each package is validated completely first; an invalid one writes nothing. Content is written \
+            into a private staging folder, flushed to disk, and renamed into place in one step, so readers \
+            never see half a version, and a crash or a full disk loses nothing already there. Files get \
+            mode 0644, folders 0755; no owners, no extended attributes; hard links become copies.
 
-        Re-unpacking a version with identical content does nothing ("already installed"); different \
-        content under the same version is refused unless --force. A version lower than the current one \
-        is refused unless --allow-downgrade.
+            Re-unpacking a version with identical content does nothing ("already installed"); different \
+            content under the same version is refused unless --force. A version lower than the current one \
+            is refused unless --allow-downgrade.
 
-        Examples:
-          iapkg unpack level-pack-1.1.pkg --into /srv/content
-          iapkg unpack dist/*.pkg --into /srv/content --keep 3
-        """)
+            Examples:
+              iapkg unpack level-pack-1.1.pkg --into /srv/content
+              iapkg unpack dist/*.pkg --into /srv/content --keep 3
+            """)
 
     @Argument(help: "Packages to unpack.")
     var packages: [String]
@@ -64,21 +64,25 @@ struct UnpackCommand: ParsableCommand {
 
     private func execute() throws {
         let console = Console.current
-        let options = UnpackOptions(activate: !noActivate, keep: keep, allowDowngrade: allowDowngrade, force: force, strict: strict,
-                                    maxUnpackedSize: maxUnpackedSize)
+        let options = UnpackOptions(
+            activate: !noActivate, keep: keep, allowDowngrade: allowDowngrade, force: force, strict: strict,
+            maxUnpackedSize: maxUnpackedSize)
         var results: [UnpackReport] = []
         var failure: IAPKitError?
         for package in packages {
             do {
                 let report = try Unpacker.unpack(package, into: into, options: options)
                 results.append(report)
-                for warning in report.warnings { console.err(FindingText.line(warning, path: package, console: console)) }
+                for warning in report.warnings {
+                    console.err(FindingText.line(warning, path: package, console: console))
+                }
                 if !json {
-                    let what = switch report.action {
-                    case .installed: "installed"
-                    case .alreadyInstalled: "already installed"
-                    case .replaced: "replaced"
-                    }
+                    let what =
+                        switch report.action {
+                        case .installed: "installed"
+                        case .alreadyInstalled: "already installed"
+                        case .replaced: "replaced"
+                        }
                     var line = "\(package): \(report.productIdentifier) \(report.version) \(what) in \(report.folder)"
                     line += "; current → \(report.current ?? "none")"
                     if !report.removed.isEmpty { line += "; removed \(report.removed.joined(separator: ", "))" }

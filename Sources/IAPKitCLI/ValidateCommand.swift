@@ -15,21 +15,21 @@ struct ValidateCommand: ParsableCommand {
         commandName: "validate",
         abstract: "Check packages or content folders against every rule; exit 1 if any is invalid.",
         discussion: """
-        Each path is a .pkg (either shape) or a content folder. Every rule is checked and every \
-        finding reported (rule id, entry, byte offset, what to do) before the verdict. The data of \
-        every file is decoded and checked: checksums, sizes, executable code by its bytes, and for \
-        product archives the Bom against the Payload. Warnings do not fail the run unless --strict. \
-        Signatures are verified; with --trust-anchor their chains must also lead to that certificate.
+            Each path is a .pkg (either shape) or a content folder. Every rule is checked and every \
+            finding reported (rule id, entry, byte offset, what to do) before the verdict. The data of \
+            every file is decoded and checked: checksums, sizes, executable code by its bytes, and for \
+            product archives the Bom against the Payload. Warnings do not fail the run unless --strict. \
+            Signatures are verified; with --trust-anchor their chains must also lead to that certificate.
 
-        Exit status: 0 all valid; 1 at least one invalid; 2 an input could not be read; 64 usage. \
-        When GITHUB_ACTIONS=true, findings are also printed as workflow annotations.
+            Exit status: 0 all valid; 1 at least one invalid; 2 an input could not be read; 64 usage. \
+            When GITHUB_ACTIONS=true, findings are also printed as workflow annotations.
 
-        Examples:
-          iapkg validate dist/*.pkg
-          iapkg validate level-pack.pkg --product-id com.example.game.levels.pack1 --newer-than 1.0
-          iapkg validate dist/*.pkg --format junit > iapkg-report.xml
-          iapkg validate dist/*.pkg --format sarif > iapkg.sarif
-        """)
+            Examples:
+              iapkg validate dist/*.pkg
+              iapkg validate level-pack.pkg --product-id com.example.game.levels.pack1 --newer-than 1.0
+              iapkg validate dist/*.pkg --format junit > iapkg-report.xml
+              iapkg validate dist/*.pkg --format sarif > iapkg.sarif
+            """)
 
     @Argument(help: "Packages (.pkg) or content folders.")
     var paths: [String]
@@ -52,11 +52,16 @@ struct ValidateCommand: ParsableCommand {
     @Option(help: "Largest package accepted, in bytes (Apple's cap is 2 GiB).")
     var maxSize: UInt64 = PackageBuilder.maxPackageBytes
 
-    @Option(help: "Largest unpacked total accepted, in bytes (default 2 GiB: a device must store it). A server that accepts more raises it.")
+    @Option(
+        help:
+            "Largest unpacked total accepted, in bytes (default 2 GiB: a device must store it). A server that accepts more raises it."
+    )
     var maxUnpackedSize: UInt64 = ContentRules.defaultMaxUnpackedBytes
 
-    @Option(help: ArgumentHelp("A PEM certificate every package's signature chain must lead to; unsigned packages then fail.",
-                               valueName: "pem-file"))
+    @Option(
+        help: ArgumentHelp(
+            "A PEM certificate every package's signature chain must lead to; unsigned packages then fail.",
+            valueName: "pem-file"))
     var trustAnchor: String?
 
     func validate() throws {
@@ -64,7 +69,8 @@ struct ValidateCommand: ParsableCommand {
             throw ValidationError("--product-id '\(productId)' is not a valid product identifier: \(problem)")
         }
         if let newerThan, ContentVersion(newerThan) == nil, !Self.looksLikePath(newerThan) {
-            throw ValidationError("--newer-than '\(newerThan)' is neither a version (1.0, 2.3.1) nor a .pkg or folder path")
+            throw ValidationError(
+                "--newer-than '\(newerThan)' is neither a version (1.0, 2.3.1) nor a .pkg or folder path")
         }
         if json && format != .text && format != .json {
             throw ValidationError("--json and --format \(format.rawValue) ask for two formats; give one")
@@ -77,8 +83,9 @@ struct ValidateCommand: ParsableCommand {
 
     private func execute() throws {
         let console = Console.current
-        var options = ValidationOptions(strict: strict, productIdentifier: productId, maxSize: maxSize,
-                                        maxUnpackedSize: maxUnpackedSize)
+        var options = ValidationOptions(
+            strict: strict, productIdentifier: productId, maxSize: maxSize,
+            maxUnpackedSize: maxUnpackedSize)
         if let newerThan { options.newerThan = try Self.resolveVersion(newerThan) }
         if let trustAnchor { options.trustAnchors = try Self.loadTrustAnchors(trustAnchor) }
         var reports: [ValidationReport] = []
@@ -118,7 +125,8 @@ struct ValidateCommand: ParsableCommand {
         do {
             return try X509Certificate.certificates(pem: [UInt8](data))
         } catch {
-            throw ValidationError("--trust-anchor \(path): \(error.message); give a PEM certificate (-----BEGIN CERTIFICATE-----)")
+            throw ValidationError(
+                "--trust-anchor \(path): \(error.message); give a PEM certificate (-----BEGIN CERTIFICATE-----)")
         }
     }
 
@@ -126,7 +134,8 @@ struct ValidateCommand: ParsableCommand {
     static func resolveVersion(_ text: String) throws -> ContentVersion {
         if let version = ContentVersion(text) { return version }
         guard FileManager.default.fileExists(atPath: text) else {
-            throw IAPKitError.failed("--newer-than '\(text)' is neither a version (1.0, 2.3.1) nor an existing .pkg or folder")
+            throw IAPKitError.failed(
+                "--newer-than '\(text)' is neither a version (1.0, 2.3.1) nor an existing .pkg or folder")
         }
         // Only the version is read, not the whole package judged: it is a reference, not an input.
         return try ContentVersionOfInput.read(text)
@@ -152,23 +161,32 @@ struct ValidationOutput {
     }
 
     var document: Document {
-        Document(valid: unreadable.isEmpty && reports.allSatisfy(\.valid), inputs: reports,
-                 unreadable: unreadable.map { Unreadable(path: $0.path, message: $0.message) })
+        Document(
+            valid: unreadable.isEmpty && reports.allSatisfy(\.valid), inputs: reports,
+            unreadable: unreadable.map { Unreadable(path: $0.path, message: $0.message) })
     }
 
     func writeText(to console: Console) {
         for report in reports {
-            for finding in report.findings { console.out(FindingText.line(finding, path: report.path, console: console, on: .out)) }
+            for finding in report.findings {
+                console.out(FindingText.line(finding, path: report.path, console: console, on: .out))
+            }
             for line in SignatureText.summary(report.signatures ?? [], path: report.path) { console.out(line) }
-            let what = [report.shape?.rawValue, report.productIdentifier, report.contentVersion].compactMap { $0 }.joined(separator: " ")
-            let verdict = report.valid ? console.styled("valid", "32", on: .out) : console.styled("invalid", "1;31", on: .out)
-            console.out("\(report.path): \(verdict) (\(what.isEmpty ? "unreadable content" : what); \(report.errors) error\(report.errors == 1 ? "" : "s"), \(report.warnings) warning\(report.warnings == 1 ? "" : "s"))")
+            let what = [report.shape?.rawValue, report.productIdentifier, report.contentVersion].compactMap { $0 }
+                .joined(separator: " ")
+            let verdict =
+                report.valid ? console.styled("valid", "32", on: .out) : console.styled("invalid", "1;31", on: .out)
+            console.out(
+                "\(report.path): \(verdict) (\(what.isEmpty ? "unreadable content" : what); \(report.errors) error\(report.errors == 1 ? "" : "s"), \(report.warnings) warning\(report.warnings == 1 ? "" : "s"))"
+            )
         }
         for item in unreadable { console.err("iapkg: error: \(item.message)") }
         let valid = reports.filter(\.valid).count
         let total = reports.count + unreadable.count
         if total > 1 {
-            console.out("\(total) inputs: \(valid) valid, \(reports.count - valid) invalid\(unreadable.isEmpty ? "" : ", \(unreadable.count) unreadable")")
+            console.out(
+                "\(total) inputs: \(valid) valid, \(reports.count - valid) invalid\(unreadable.isEmpty ? "" : ", \(unreadable.count) unreadable")"
+            )
         }
     }
 
@@ -176,15 +194,19 @@ struct ValidationOutput {
         func escape(_ text: String) -> String { XMLEscaping.escape(text) }
         let failures = reports.filter { !$0.valid }.count
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        xml += "<testsuites name=\"iapkg validate\" tests=\"\(reports.count + unreadable.count)\" failures=\"\(failures)\" errors=\"\(unreadable.count)\">\n"
-        xml += "  <testsuite name=\"iapkg validate\" tests=\"\(reports.count + unreadable.count)\" failures=\"\(failures)\" errors=\"\(unreadable.count)\" skipped=\"0\">\n"
+        xml +=
+            "<testsuites name=\"iapkg validate\" tests=\"\(reports.count + unreadable.count)\" failures=\"\(failures)\" errors=\"\(unreadable.count)\">\n"
+        xml +=
+            "  <testsuite name=\"iapkg validate\" tests=\"\(reports.count + unreadable.count)\" failures=\"\(failures)\" errors=\"\(unreadable.count)\" skipped=\"0\">\n"
         for report in reports {
             xml += "    <testcase classname=\"iapkg.validate\" name=\"\(escape(report.path))\">\n"
-            let lines = report.findings.map { finding in
-                finding.severity.rawValue + FindingText.body(finding)
-            } + SignatureText.summary(report.signatures ?? [], path: report.path)
+            let lines =
+                report.findings.map { finding in
+                    finding.severity.rawValue + FindingText.body(finding)
+                } + SignatureText.summary(report.signatures ?? [], path: report.path)
             if !report.valid {
-                xml += "      <failure type=\"invalid\" message=\"\(report.errors) error\(report.errors == 1 ? "" : "s")\">\(escape(lines.joined(separator: "\n")))</failure>\n"
+                xml +=
+                    "      <failure type=\"invalid\" message=\"\(report.errors) error\(report.errors == 1 ? "" : "s")\">\(escape(lines.joined(separator: "\n")))</failure>\n"
             } else if !lines.isEmpty {
                 xml += "      <system-out>\(escape(lines.joined(separator: "\n")))</system-out>\n"
             }
@@ -201,16 +223,21 @@ struct ValidationOutput {
     /// GitHub Actions workflow commands (`::error file=…,title=…::message`) on stderr.
     func writeAnnotations(to console: Console) {
         func data(_ s: String) -> String {
-            s.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D").replacingOccurrences(of: "\n", with: "%0A")
+            s.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D")
+                .replacingOccurrences(of: "\n", with: "%0A")
         }
-        func property(_ s: String) -> String { data(s).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C") }
+        func property(_ s: String) -> String {
+            data(s).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
+        }
         for report in reports {
             for finding in report.findings {
                 let level = finding.severity == .error ? "error" : "warning"
                 let message = FindingText.entryAndMessage(finding)
                 // In a folder, point at the offending file itself.
-                let file = report.shape == .folder ? finding.entry.map { report.path + "/" + $0 } ?? report.path : report.path
-                console.err("::\(level) file=\(property(file)),title=\(property("iapkg " + finding.rule))::\(data(message))")
+                let file =
+                    report.shape == .folder ? finding.entry.map { report.path + "/" + $0 } ?? report.path : report.path
+                console.err(
+                    "::\(level) file=\(property(file)),title=\(property("iapkg " + finding.rule))::\(data(message))")
             }
         }
         for item in unreadable {

@@ -27,19 +27,22 @@ final class ArchiveWriteHandle {
 
     /// Turns a status of this handle into success or an error.
     func check(_ status: Int32, _ operation: String, path: String? = nil) throws(PayloadError) {
-        try checkArchiveStatus(status, archive: pointer, pendingError: sinkError,
-                               operation: operation, path: path, offset: nil,
-                               unexplained: "libarchive gave no reason")
+        try checkArchiveStatus(
+            status, archive: pointer, pendingError: sinkError,
+            operation: operation, path: path, offset: nil,
+            unexplained: "libarchive gave no reason")
     }
 
     /// Starts the archive: from here on every byte libarchive produces reaches the sink.
     func open() throws(PayloadError) {
         let context = Unmanaged.passUnretained(self).toOpaque()
-        let status = archive_write_open(pointer, context, nil, { _, context, buffer, length in
-            guard let context else { return -1 }
-            let handle = Unmanaged<ArchiveWriteHandle>.fromOpaque(context).takeUnretainedValue()
-            return handle.deliver(UnsafeRawBufferPointer(start: buffer, count: length))
-        }, nil)
+        let status = archive_write_open(
+            pointer, context, nil,
+            { _, context, buffer, length in
+                guard let context else { return -1 }
+                let handle = Unmanaged<ArchiveWriteHandle>.fromOpaque(context).takeUnretainedValue()
+                return handle.deliver(UnsafeRawBufferPointer(start: buffer, count: length))
+            }, nil)
         try check(status, "archive_write_open")
         isOpen = true
     }

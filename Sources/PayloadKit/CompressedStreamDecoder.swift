@@ -29,8 +29,10 @@ final class CompressedStreamDecoder {
     private(set) var compressedOffset: UInt64 = 0
 
     /// Prepares to decode `codec` streams, each starting with `magic`, up to `maxDecodedBytes`.
-    init(codec: StreamCodec, magic: [UInt8], maxDecodedBytes: UInt64,
-         source: @escaping (UnsafeMutableRawBufferPointer) throws -> Int) {
+    init(
+        codec: StreamCodec, magic: [UInt8], maxDecodedBytes: UInt64,
+        source: @escaping (UnsafeMutableRawBufferPointer) throws -> Int
+    ) {
         self.codec = codec
         self.magic = magic
         self.maxDecodedBytes = maxDecodedBytes
@@ -74,7 +76,8 @@ final class CompressedStreamDecoder {
         do {
             result = try decoder.decode(held, into: UnsafeMutableRawBufferPointer(rebasing: output[0..<room]))
         } catch {
-            throw .corruptCompressed(format: codec.description, offset: streamStartOffset + error.inputOffset, reason: error.reason)
+            throw .corruptCompressed(
+                format: codec.description, offset: streamStartOffset + error.inputOffset, reason: error.reason)
         }
         window.start += result.consumed
         compressedOffset += UInt64(result.consumed)
@@ -82,13 +85,19 @@ final class CompressedStreamDecoder {
             throw .decompressionBomb(limit: maxDecodedBytes, compressedOffset: compressedOffset)
         }
         guard block.append(UnsafeRawBufferPointer(rebasing: output[0..<result.produced])) else {
-            throw .corruptCompressed(format: codec.description, offset: compressedOffset,
-                                     reason: "one block decoded to more than \(DecodedBlock.maximumCapacity) bytes")
+            throw .corruptCompressed(
+                format: codec.description, offset: compressedOffset,
+                reason: "one block decoded to more than \(DecodedBlock.maximumCapacity) bytes")
         }
         decodedBytes += UInt64(result.produced)
         if result.consumed == 0 && result.produced == 0 && !decoder.finished {
-            if held.isEmpty && window.ended { throw .truncatedCompressed(format: codec.description, offset: compressedOffset) }
-            if !held.isEmpty { throw .corruptCompressed(format: codec.description, offset: compressedOffset, reason: "the decoder made no progress") }
+            if held.isEmpty && window.ended {
+                throw .truncatedCompressed(format: codec.description, offset: compressedOffset)
+            }
+            if !held.isEmpty {
+                throw .corruptCompressed(
+                    format: codec.description, offset: compressedOffset, reason: "the decoder made no progress")
+            }
         }
         return result.produced
     }
@@ -101,9 +110,13 @@ final class CompressedStreamDecoder {
             isFinished = true
             return nil
         }
-        let starts = available >= magic.count && UnsafeRawBufferPointer(rebasing: input[window.start..<(window.start + magic.count)]).elementsEqual(magic)
+        let starts =
+            available >= magic.count
+            && UnsafeRawBufferPointer(rebasing: input[window.start..<(window.start + magic.count)]).elementsEqual(magic)
         guard starts else {
-            if streamCount == 0 { throw .unrecognizedCompression(leadingBytes: Array(input[window.start..<window.end].prefix(6))) }
+            if streamCount == 0 {
+                throw .unrecognizedCompression(leadingBytes: Array(input[window.start..<window.end].prefix(6)))
+            }
             throw .junkAfterCompressed(format: codec.description, offset: compressedOffset)
         }
         let decoder: any StreamDecoder

@@ -28,13 +28,16 @@ enum CpioFormat: Equatable {
         case Array("070702".utf8): return .newcCRC
         default: break
         }
-        let first = magic.first ?? 0, second = magic.dropFirst().first ?? 0
+        let first = magic.first ?? 0
+        let second = magic.dropFirst().first ?? 0
         if (first == 0xc7 && second == 0x71) || (first == 0x71 && second == 0xc7) {
             throw .unsupportedCpioFormat("binary cpio (old binary header at decoded byte \(headerOffset))")
         }
-        let shown = magic.prefix(6).map { (0x21...0x7e).contains($0) ? String(UnicodeScalar($0)) : "\\x" + hex2($0) }.joined()
-        throw .invalidEntry(headerOffset: headerOffset,
-                            reason: "no cpio header magic (found \"\(shown)\"; expected 070707, 070701 or 070702)")
+        let shown = magic.prefix(6).map { (0x21...0x7e).contains($0) ? String(UnicodeScalar($0)) : "\\x" + hex2($0) }
+            .joined()
+        throw .invalidEntry(
+            headerOffset: headerOffset,
+            reason: "no cpio header magic (found \"\(shown)\"; expected 070707, 070701 or 070702)")
     }
 
     private static func hex2(_ byte: UInt8) -> String {
@@ -65,8 +68,11 @@ struct CpioHeader {
             var value: UInt64 = 0
             for byte in bytes[position..<position + width] {
                 guard let digit = Self.digit(byte), UInt64(digit) < radix else {
-                    throw .invalidEntry(headerOffset: headerOffset,
-                                        reason: "its \(name) field (header byte \(position)) holds a character that is not a\(format == .odc ? "n octal" : " hex") digit")
+                    throw .invalidEntry(
+                        headerOffset: headerOffset,
+                        reason:
+                            "its \(name) field (header byte \(position)) holds a character that is not a\(format == .odc ? "n octal" : " hex") digit"
+                    )
                 }
                 value = value * radix + UInt64(digit)
             }
@@ -99,14 +105,17 @@ struct CpioHeader {
             nlink = try small(try field("nlink", 8), "nlink")
             mtime = Int64(try field("mtime", 8))
             fileSize = try field("filesize", 8)
-            let major = try field("devmajor", 8), minor = try field("devminor", 8)
+            let major = try field("devmajor", 8)
+            let minor = try field("devminor", 8)
             dev = major << 32 | minor
             _ = try field("rdevmajor", 8)
             _ = try field("rdevminor", 8)
             nameSize = try field("namesize", 8)
             check = try small(try field("check", 8), "check")
             if format == .newc && check != 0 {
-                throw .invalidEntry(headerOffset: headerOffset, reason: "its check field is \(check); a newc (070701) header has 0 there")
+                throw .invalidEntry(
+                    headerOffset: headerOffset,
+                    reason: "its check field is \(check); a newc (070701) header has 0 there")
             }
         }
     }

@@ -23,15 +23,17 @@ public final class CpioWriter {
         try handle.check(archive_write_set_format_cpio_odc(handle.pointer), "archive_write_set_format_cpio_odc")
         // No blocking: every write goes straight to the sink and the last block is not padded.
         try handle.check(archive_write_set_bytes_per_block(handle.pointer, 0), "archive_write_set_bytes_per_block")
-        try handle.check(archive_write_set_bytes_in_last_block(handle.pointer, 1), "archive_write_set_bytes_in_last_block")
+        try handle.check(
+            archive_write_set_bytes_in_last_block(handle.pointer, 1), "archive_write_set_bytes_in_last_block")
         try handle.open()
     }
 
     /// Adds a directory entry (`mode` holds permission bits only, e.g. 0o755).
     public func addDirectory(path: String, mode: UInt16, modificationTime: Int64) throws(PayloadError) {
         try guarded { () throws(PayloadError) in
-            try writeHeader(path: path, type: FileTypeBits.directory, mode: mode, nlink: 1,
-                            modificationTime: modificationTime, size: 0, symlinkTarget: nil)
+            try writeHeader(
+                path: path, type: FileTypeBits.directory, mode: mode, nlink: 1,
+                modificationTime: modificationTime, size: 0, symlinkTarget: nil)
         }
     }
 
@@ -41,27 +43,32 @@ public final class CpioWriter {
             guard !target.isEmpty, !target.utf8.contains(0) else {
                 throw .invalidLinkTarget(path: path, target: target)
             }
-            try writeHeader(path: path, type: FileTypeBits.symlink, mode: mode, nlink: 1,
-                            modificationTime: modificationTime, size: 0, symlinkTarget: target)
+            try writeHeader(
+                path: path, type: FileTypeBits.symlink, mode: mode, nlink: 1,
+                modificationTime: modificationTime, size: 0, symlinkTarget: target)
         }
     }
 
     /// Header first, then `body` is called with a writer closure that must be fed exactly `size` bytes.
-    public func addFile(path: String, mode: UInt16, modificationTime: Int64, size: UInt64,
-                        body: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws(PayloadError) {
+    public func addFile(
+        path: String, mode: UInt16, modificationTime: Int64, size: UInt64,
+        body: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void
+    ) throws(PayloadError) {
         try guarded { () throws(PayloadError) in
             guard size <= CpioLimits.maxOctal11 else {
                 throw .fileTooLarge(path: path, size: size, limit: CpioLimits.maxOctal11)
             }
-            try writeHeader(path: path, type: FileTypeBits.regular, mode: mode, nlink: 1,
-                            modificationTime: modificationTime, size: size, symlinkTarget: nil)
+            try writeHeader(
+                path: path, type: FileTypeBits.regular, mode: mode, nlink: 1,
+                modificationTime: modificationTime, size: size, symlinkTarget: nil)
             var delivered: UInt64 = 0
             do {
                 try body { chunk in
                     let remaining = size - delivered
                     guard UInt64(chunk.count) <= remaining else {
-                        throw PayloadError.sizeMismatch(path: path, declared: size,
-                                                        delivered: delivered + UInt64(chunk.count))
+                        throw PayloadError.sizeMismatch(
+                            path: path, declared: size,
+                            delivered: delivered + UInt64(chunk.count))
                     }
                     try self.writeData(chunk, path: path)
                     delivered += UInt64(chunk.count)
@@ -100,8 +107,10 @@ public final class CpioWriter {
     }
 
     /// Validates the fields, fills the entry and writes its header.
-    private func writeHeader(path: String, type: UInt32, mode: UInt16, nlink: UInt32,
-                             modificationTime: Int64, size: UInt64, symlinkTarget: String?) throws(PayloadError) {
+    private func writeHeader(
+        path: String, type: UInt32, mode: UInt16, nlink: UInt32,
+        modificationTime: Int64, size: UInt64, symlinkTarget: String?
+    ) throws(PayloadError) {
         try validate(path: path, mode: mode, modificationTime: modificationTime)
         guard nextInode <= CpioLimits.maxOctal6 else { throw .tooManyEntries(limit: Int(CpioLimits.maxOctal6)) }
         let pointer = entry.pointer
@@ -143,7 +152,9 @@ public final class CpioWriter {
             let written = archive_write_data(handle.pointer, base + offset, chunk.count - offset)
             if written < 0 { try handle.check(Int32(clamping: written), "archive_write_data", path: path) }
             guard written > 0 else {
-                throw .archive(operation: "archive_write_data", path: path, offset: nil, message: "libarchive accepted no file data")
+                throw .archive(
+                    operation: "archive_write_data", path: path, offset: nil,
+                    message: "libarchive accepted no file data")
             }
             offset += written
         }

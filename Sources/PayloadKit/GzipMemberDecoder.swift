@@ -23,7 +23,8 @@ final class GzipMemberDecoder {
     private var memberStartOffset: UInt64 = 0
     /// libdeflate, for members that fit in memory whole (iapkg writes 1 MiB members).
     private let whole = BlockDecompressor()
-    private let wholeOutput = UnsafeMutableRawBufferPointer.allocate(byteCount: GzipMemberDecoder.wholeMemberLimit, alignment: 64)
+    private let wholeOutput = UnsafeMutableRawBufferPointer.allocate(
+        byteCount: GzipMemberDecoder.wholeMemberLimit, alignment: 64)
     /// True once the last member ended and the source had nothing more.
     private(set) var isFinished = false
     /// Decoded bytes produced so far.
@@ -80,7 +81,8 @@ final class GzipMemberDecoder {
         try fill(atLeast: Self.inputCapacity)
         let available = window.end - window.start
         guard available >= 18, input[window.start] == 0x1f, input[window.start + 1] == 0x8b,
-              let (used, made) = whole.gzipMember(UnsafeRawBufferPointer(rebasing: input[window.start..<window.end]), into: wholeOutput)
+            let (used, made) = whole.gzipMember(
+                UnsafeRawBufferPointer(rebasing: input[window.start..<window.end]), into: wholeOutput)
         else { return false }
         guard UInt64(made) <= maxDecodedBytes - decodedBytes else {
             throw .decompressionBomb(limit: maxDecodedBytes, compressedOffset: compressedOffset)
@@ -112,8 +114,10 @@ final class GzipMemberDecoder {
     }
 
     /// Runs one slice through zlib, enforcing the cap on every output chunk.
-    private func inflate(_ slice: UnsafeRawBufferPointer, with inflater: Inflater, into block: DecodedBlock,
-                         produced: inout Int) throws(PayloadError) -> Int {
+    private func inflate(
+        _ slice: UnsafeRawBufferPointer, with inflater: Inflater, into block: DecodedBlock,
+        produced: inout Int
+    ) throws(PayloadError) -> Int {
         let limit = maxDecodedBytes
         var decoded = decodedBytes
         var appended = 0
@@ -127,8 +131,9 @@ final class GzipMemberDecoder {
                     throw PayloadError.decompressionBomb(limit: limit, compressedOffset: self.compressedOffset)
                 }
                 guard block.append(chunk) else {
-                    throw PayloadError.corruptGzip(offset: self.compressedOffset,
-                                                   reason: "one slice decoded to more than \(DecodedBlock.maximumCapacity) bytes")
+                    throw PayloadError.corruptGzip(
+                        offset: self.compressedOffset,
+                        reason: "one slice decoded to more than \(DecodedBlock.maximumCapacity) bytes")
                 }
                 decoded += UInt64(chunk.count)
                 appended += chunk.count

@@ -11,8 +11,10 @@ struct InputWindow {
 
     /// Reads from `source` into `buffer` until `count` bytes are held or the source ends; held bytes
     /// move to the front first.
-    mutating func fill(atLeast count: Int, buffer: UnsafeMutableRawBufferPointer,
-                       source: (UnsafeMutableRawBufferPointer) throws -> Int) throws(PayloadError) {
+    mutating func fill(
+        atLeast count: Int, buffer: UnsafeMutableRawBufferPointer,
+        source: (UnsafeMutableRawBufferPointer) throws -> Int
+    ) throws(PayloadError) {
         while end - start < count && !ended {
             if start > 0 {
                 let held = end - start

@@ -24,11 +24,13 @@ public enum PayloadCompression: String, Equatable, Sendable {
     /// An error message naming what `leading` looks like and what to do.
     static func describeUnrecognized(_ leading: [UInt8]) -> String {
         guard !leading.isEmpty else {
-            return "the payload is empty; it must be a cpio archive compressed with gzip, bzip2 or xz — rebuild the package"
+            return
+                "the payload is empty; it must be a cpio archive compressed with gzip, bzip2 or xz — rebuild the package"
         }
         let guess = guessFormat(leading).map { " (\($0))" } ?? ""
         let bytes = leading.map { Hex.encode([$0]) }.joined(separator: " ")
-        return "the payload starts with bytes \(bytes)\(guess), not gzip (1f 8b), bzip2 (\"BZh\") or xz (fd 37 7a 58 5a 00) data; "
+        return
+            "the payload starts with bytes \(bytes)\(guess), not gzip (1f 8b), bzip2 (\"BZh\") or xz (fd 37 7a 58 5a 00) data; "
             + "recompress its cpio archive with gzip (what pkgbuild and iapkg build write) and rebuild the package"
     }
 

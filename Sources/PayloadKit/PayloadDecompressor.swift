@@ -37,14 +37,19 @@ final class PayloadDecompressor: BlockDecoding {
         if let inner { return inner }
         let leading = try readLeading()
         let replay = ReplayedSource(leading: leading, rest: source)
-        let decoder: any BlockDecoding = switch PayloadCompression.detect(leading) {
-        case .gzip: GzipMemberDecoder(maxDecodedBytes: maxDecodedBytes, source: replay.read)
-        case .bzip2: CompressedStreamDecoder(codec: .bzip2, magic: PayloadCompression.bzip2Magic,
-                                             maxDecodedBytes: maxDecodedBytes, source: replay.read)
-        case .xz: CompressedStreamDecoder(codec: .xz, magic: PayloadCompression.xzMagic,
-                                          maxDecodedBytes: maxDecodedBytes, source: replay.read)
-        case nil: throw PayloadError.unrecognizedCompression(leadingBytes: leading)
-        }
+        let decoder: any BlockDecoding =
+            switch PayloadCompression.detect(leading) {
+            case .gzip: GzipMemberDecoder(maxDecodedBytes: maxDecodedBytes, source: replay.read)
+            case .bzip2:
+                CompressedStreamDecoder(
+                    codec: .bzip2, magic: PayloadCompression.bzip2Magic,
+                    maxDecodedBytes: maxDecodedBytes, source: replay.read)
+            case .xz:
+                CompressedStreamDecoder(
+                    codec: .xz, magic: PayloadCompression.xzMagic,
+                    maxDecodedBytes: maxDecodedBytes, source: replay.read)
+            case nil: throw PayloadError.unrecognizedCompression(leadingBytes: leading)
+            }
         inner = decoder
         return decoder
     }
@@ -56,7 +61,9 @@ final class PayloadDecompressor: BlockDecoding {
         while count < leading.count {
             let read: Int
             do {
-                read = try leading.withUnsafeMutableBytes { try source(UnsafeMutableRawBufferPointer(rebasing: $0[count...])) }
+                read = try leading.withUnsafeMutableBytes {
+                    try source(UnsafeMutableRawBufferPointer(rebasing: $0[count...]))
+                }
             } catch let error as PayloadError {
                 throw error
             } catch {

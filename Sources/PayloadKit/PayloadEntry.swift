@@ -33,9 +33,11 @@ public struct PayloadEntry: Equatable, Sendable {
     public var headerOffset: UInt64
 
     /// Builds an entry from field values (for tests and for callers that compare listings).
-    public init(path: String, kind: Kind, mode: UInt32, uid: UInt32 = 0, gid: UInt32 = 0, size: UInt64,
-                modificationTime: Int64, linkTarget: String? = nil, hardlinkTarget: String? = nil,
-                inode: UInt64, nlink: UInt32, headerOffset: UInt64) {
+    public init(
+        path: String, kind: Kind, mode: UInt32, uid: UInt32 = 0, gid: UInt32 = 0, size: UInt64,
+        modificationTime: Int64, linkTarget: String? = nil, hardlinkTarget: String? = nil,
+        inode: UInt64, nlink: UInt32, headerOffset: UInt64
+    ) {
         self.path = path
         self.kind = kind
         self.mode = mode

@@ -35,8 +35,10 @@ public final class PayloadReader {
     private var scratch: [UInt8] = []
 
     /// Opens a payload; `source` fills the buffer it is given and returns the count, 0 at the end.
-    public init(maxDecodedBytes: UInt64,
-                source: @escaping (UnsafeMutableRawBufferPointer) throws -> Int) throws(PayloadError) {
+    public init(
+        maxDecodedBytes: UInt64,
+        source: @escaping (UnsafeMutableRawBufferPointer) throws -> Int
+    ) throws(PayloadError) {
         stream = DecodedStream(decoder: PayloadDecompressor(maxDecodedBytes: maxDecodedBytes, source: source))
         cursor = CpioCursor(stream: stream)
         scratch.reserveCapacity(256)
@@ -64,7 +66,9 @@ public final class PayloadReader {
             guard count > 0 else {
                 throw .cpioEndsEarly(offset: cursor.offset, headerOffset: entry.headerOffset, path: entry.path)
             }
-            if format == .newcCRC { entry.sum = Self.sum(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), from: entry.sum) }
+            if format == .newcCRC {
+                entry.sum = Self.sum(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), from: entry.sum)
+            }
             entry.remaining -= UInt64(count)
             current = entry
             return count
@@ -75,7 +79,9 @@ public final class PayloadReader {
     private func readHeader() throws(PayloadError) -> PayloadEntry? {
         let headerOffset = cursor.offset
         scratch.removeAll(keepingCapacity: true)
-        guard try cursor.read(6, into: &scratch) else { throw .cpioEndsEarly(offset: cursor.offset, headerOffset: nil, path: nil) }
+        guard try cursor.read(6, into: &scratch) else {
+            throw .cpioEndsEarly(offset: cursor.offset, headerOffset: nil, path: nil)
+        }
         let format: CpioFormat
         do {
             format = try CpioFormat.detect(scratch[...], headerOffset: headerOffset)
@@ -83,7 +89,9 @@ public final class PayloadReader {
             throw .unsupportedCpioFormat("data that is not cpio (\(reason))")
         }
         if let first = self.format, first != format {
-            throw .invalidEntry(headerOffset: headerOffset, reason: "it is \(format.name), but the payload began as \(first.name); one payload uses one format")
+            throw .invalidEntry(
+                headerOffset: headerOffset,
+                reason: "it is \(format.name), but the payload began as \(first.name); one payload uses one format")
         }
         self.format = format
         guard try cursor.read(format.headerSize - 6, into: &scratch) else {
@@ -105,36 +113,49 @@ public final class PayloadReader {
             let key = LinkKey(dev: header.dev, ino: header.ino)
             if let first = firstLinks[key] { hardlinkTarget = first } else { firstLinks[key] = path }
         }
-        let linkTarget = type == FileTypeBits.symlink ? try readLinkTarget(header, headerOffset: headerOffset, path: path) : nil
-        return PayloadEntry(path: path, kind: PayloadEntry.kind(mode: header.mode, linkTarget: linkTarget, hardlinkTarget: hardlinkTarget),
-                            mode: header.mode, uid: header.uid, gid: header.gid, size: header.fileSize,
-                            modificationTime: header.mtime, linkTarget: linkTarget, hardlinkTarget: hardlinkTarget,
-                            inode: header.ino, nlink: header.nlink, headerOffset: headerOffset)
+        let linkTarget =
+            type == FileTypeBits.symlink ? try readLinkTarget(header, headerOffset: headerOffset, path: path) : nil
+        return PayloadEntry(
+            path: path,
+            kind: PayloadEntry.kind(mode: header.mode, linkTarget: linkTarget, hardlinkTarget: hardlinkTarget),
+            mode: header.mode, uid: header.uid, gid: header.gid, size: header.fileSize,
+            modificationTime: header.mtime, linkTarget: linkTarget, hardlinkTarget: hardlinkTarget,
+            inode: header.ino, nlink: header.nlink, headerOffset: headerOffset)
     }
 
     /// Reads the NUL-terminated name that follows a header.
     private func readName(_ header: CpioHeader, headerOffset: UInt64) throws(PayloadError) -> String {
         func invalid(_ reason: String) -> PayloadError { .invalidEntry(headerOffset: headerOffset, reason: reason) }
-        guard header.nameSize >= 2 else { throw invalid("its namesize is \(header.nameSize); a name needs at least one byte and its NUL") }
+        guard header.nameSize >= 2 else {
+            throw invalid("its namesize is \(header.nameSize); a name needs at least one byte and its NUL")
+        }
         guard header.nameSize <= CpioLimits.maxNameBytes else {
-            throw invalid("its namesize is \(header.nameSize); names longer than \(CpioLimits.maxNameBytes - 1) bytes are refused")
+            throw invalid(
+                "its namesize is \(header.nameSize); names longer than \(CpioLimits.maxNameBytes - 1) bytes are refused"
+            )
         }
         scratch.removeAll(keepingCapacity: true)
         guard try cursor.read(Int(header.nameSize), into: &scratch) else {
             throw .cpioEndsEarly(offset: cursor.offset, headerOffset: headerOffset, path: nil)
         }
-        guard scratch.last == 0 else { throw invalid("its name is not NUL-terminated within its namesize \(header.nameSize)") }
+        guard scratch.last == 0 else {
+            throw invalid("its name is not NUL-terminated within its namesize \(header.nameSize)")
+        }
         let name = scratch.dropLast()
-        guard !name.contains(0) else { throw invalid("its name holds a NUL byte before its end (namesize \(header.nameSize))") }
+        guard !name.contains(0) else {
+            throw invalid("its name holds a NUL byte before its end (namesize \(header.nameSize))")
+        }
         guard let path = String(validating: name, as: UTF8.self) else { throw invalid("its name is not valid UTF-8") }
         return path
     }
 
     /// Reads a symlink's body, its target.
-    private func readLinkTarget(_ header: CpioHeader, headerOffset: UInt64, path: String) throws(PayloadError) -> String {
+    private func readLinkTarget(_ header: CpioHeader, headerOffset: UInt64, path: String) throws(PayloadError) -> String
+    {
         func invalid(_ reason: String) -> PayloadError { .invalidEntry(headerOffset: headerOffset, reason: reason) }
         guard header.fileSize <= CpioLimits.maxLinkTargetBytes else {
-            throw invalid("its symlink target is \(header.fileSize) bytes; at most \(CpioLimits.maxLinkTargetBytes) are read")
+            throw invalid(
+                "its symlink target is \(header.fileSize) bytes; at most \(CpioLimits.maxLinkTargetBytes) are read")
         }
         scratch.removeAll(keepingCapacity: true)
         guard try cursor.read(Int(header.fileSize), into: &scratch) else {
@@ -143,7 +164,9 @@ public final class PayloadReader {
         if format == .newcCRC { current?.sum = scratch.withUnsafeBytes { Self.sum($0, from: 0) } }
         current?.remaining = 0
         guard !scratch.contains(0) else { throw invalid("its symlink target contains a NUL byte") }
-        guard let target = String(validating: scratch, as: UTF8.self) else { throw invalid("its symlink target is not valid UTF-8") }
+        guard let target = String(validating: scratch, as: UTF8.self) else {
+            throw invalid("its symlink target is not valid UTF-8")
+        }
         return target
     }
 
@@ -154,14 +177,18 @@ public final class PayloadReader {
         while entry.remaining > 0 {
             var sum = entry.sum
             let skipped = try cursor.skip(entry.remaining) { bytes in if crc { sum = Self.sum(bytes, from: sum) } }
-            guard skipped > 0 else { throw .cpioEndsEarly(offset: cursor.offset, headerOffset: entry.headerOffset, path: entry.path) }
+            guard skipped > 0 else {
+                throw .cpioEndsEarly(offset: cursor.offset, headerOffset: entry.headerOffset, path: entry.path)
+            }
             entry.sum = sum
             entry.remaining -= skipped
         }
         current = nil
         if crc && entry.sum != entry.check {
-            throw .invalidEntry(headerOffset: entry.headerOffset,
-                                reason: "its data sums to \(entry.sum) but its newc-crc check field says \(entry.check) (\(entry.path))")
+            throw .invalidEntry(
+                headerOffset: entry.headerOffset,
+                reason: "its data sums to \(entry.sum) but its newc-crc check field says \(entry.check) (\(entry.path))"
+            )
         }
         try skipPadding(headerOffset: entry.headerOffset, path: entry.path)
     }
@@ -174,9 +201,13 @@ public final class PayloadReader {
             let start = cursor.offset
             var clean = true
             let skipped = try cursor.skip(missing) { bytes in clean = clean && !bytes.contains { $0 != 0 } }
-            guard skipped > 0 else { throw .cpioEndsEarly(offset: cursor.offset, headerOffset: headerOffset, path: path) }
+            guard skipped > 0 else {
+                throw .cpioEndsEarly(offset: cursor.offset, headerOffset: headerOffset, path: path)
+            }
             guard clean else {
-                throw .invalidEntry(headerOffset: headerOffset, reason: "its alignment padding at decoded byte \(start) is not NUL bytes (\(path))")
+                throw .invalidEntry(
+                    headerOffset: headerOffset,
+                    reason: "its alignment padding at decoded byte \(start) is not NUL bytes (\(path))")
             }
             missing -= skipped
         }

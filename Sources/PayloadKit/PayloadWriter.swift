@@ -11,10 +11,13 @@ public final class PayloadWriter {
 
     /// Starts a payload compressed at libdeflate `level` (0...12; 7 matches zlib's 6 in size)
     /// whose gzip bytes go to `sink`, on `workers` threads (0: one per core).
-    public init(level: Int32 = 7, workers: Int = 0,
-                sink: @escaping (UnsafeRawBufferPointer) throws -> Void) throws(PayloadError) {
+    public init(
+        level: Int32 = 7, workers: Int = 0,
+        sink: @escaping (UnsafeRawBufferPointer) throws -> Void
+    ) throws(PayloadError) {
         guard BlockCompressor.levels.contains(level) else { throw .invalidCompressionLevel(level) }
-        let encoder = ParallelGzipEncoder(level: level, workers: workers > 0 ? workers : ParallelGzipEncoder.defaultWorkers, sink: sink)
+        let encoder = ParallelGzipEncoder(
+            level: level, workers: workers > 0 ? workers : ParallelGzipEncoder.defaultWorkers, sink: sink)
         self.encoder = encoder
         cpio = try CpioWriter { raw in
             try Self.compress { try encoder.write(raw) }
@@ -32,8 +35,10 @@ public final class PayloadWriter {
     }
 
     /// Header first, then `body` is called with a writer closure that must be fed exactly `size` bytes.
-    public func addFile(path: String, mode: UInt16, modificationTime: Int64, size: UInt64,
-                        body: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws(PayloadError) {
+    public func addFile(
+        path: String, mode: UInt16, modificationTime: Int64, size: UInt64,
+        body: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void
+    ) throws(PayloadError) {
         try cpio.addFile(path: path, mode: mode, modificationTime: modificationTime, size: size, body: body)
     }
 

@@ -33,34 +33,44 @@ struct PropertyListBinaryReader {
     private init(_ bytes: [UInt8]) throws(PropertyListError) {
         self.bytes = bytes
         guard bytes.count >= Self.headerSize + 1 + 1 + Self.trailerSize else {
-            throw PropertyListError(.truncated, "\(bytes.count) bytes is too short for a binary plist (header, one object, offset table and 32-byte trailer)",
-                                    at: .byteOffset(bytes.count))
+            throw PropertyListError(
+                .truncated,
+                "\(bytes.count) bytes is too short for a binary plist (header, one object, offset table and 32-byte trailer)",
+                at: .byteOffset(bytes.count))
         }
         let trailer = bytes.count - Self.trailerSize
         offsetSize = Int(bytes[trailer + 6])
         referenceSize = Int(bytes[trailer + 7])
         guard (1...8).contains(offsetSize) else {
-            throw PropertyListError(.malformed, "trailer offset size is \(offsetSize); it must be 1 to 8", at: .byteOffset(trailer + 6))
+            throw PropertyListError(
+                .malformed, "trailer offset size is \(offsetSize); it must be 1 to 8", at: .byteOffset(trailer + 6))
         }
         guard (1...8).contains(referenceSize) else {
-            throw PropertyListError(.malformed, "trailer reference size is \(referenceSize); it must be 1 to 8", at: .byteOffset(trailer + 7))
+            throw PropertyListError(
+                .malformed, "trailer reference size is \(referenceSize); it must be 1 to 8",
+                at: .byteOffset(trailer + 7))
         }
         let declaredCount = bytes.uint64BE(at: trailer + 8)
         guard declaredCount >= 1 else {
             throw PropertyListError(.malformed, "trailer declares no objects", at: .byteOffset(trailer + 8))
         }
         guard declaredCount <= UInt64(PropertyListReader.maxValues) else {
-            throw PropertyListError(.limit, "trailer declares \(declaredCount) objects, more than the \(PropertyListReader.maxValues) allowed",
-                                    at: .byteOffset(trailer + 8))
+            throw PropertyListError(
+                .limit,
+                "trailer declares \(declaredCount) objects, more than the \(PropertyListReader.maxValues) allowed",
+                at: .byteOffset(trailer + 8))
         }
         objectCount = Int(declaredCount)
         let declaredTable = bytes.uint64BE(at: trailer + 24)
         // The table must start after at least one object and end at the trailer.
         let tableBytes = objectCount * offsetSize
         guard declaredTable >= UInt64(Self.headerSize + 1), declaredTable <= UInt64(trailer),
-              Int(declaredTable) + tableBytes <= trailer else {
-            throw PropertyListError(.outOfRange, "offset table at \(declaredTable) with \(objectCount) entries of \(offsetSize) bytes does not fit between the header and the trailer at \(trailer)",
-                                    at: .byteOffset(trailer + 24))
+            Int(declaredTable) + tableBytes <= trailer
+        else {
+            throw PropertyListError(
+                .outOfRange,
+                "offset table at \(declaredTable) with \(objectCount) entries of \(offsetSize) bytes does not fit between the header and the trailer at \(trailer)",
+                at: .byteOffset(trailer + 24))
         }
         tableOffset = Int(declaredTable)
         onPath = [Bool](repeating: false, count: objectCount)
@@ -70,7 +80,8 @@ struct PropertyListBinaryReader {
         let position = bytes.count - Self.trailerSize + 16
         let top = bytes.uint64BE(at: position)
         guard top < UInt64(objectCount) else {
-            throw PropertyListError(.outOfRange, "top object \(top) is not one of the \(objectCount) objects", at: .byteOffset(position))
+            throw PropertyListError(
+                .outOfRange, "top object \(top) is not one of the \(objectCount) objects", at: .byteOffset(position))
         }
         return Int(top)
     }
@@ -81,8 +92,10 @@ struct PropertyListBinaryReader {
             let position = tableOffset + index * offsetSize
             let offset = unsigned(at: position, size: offsetSize)
             guard offset >= UInt64(Self.headerSize), offset < UInt64(tableOffset) else {
-                throw PropertyListError(.outOfRange, "object \(index) is said to start at byte \(offset), outside the object area \(Self.headerSize)..<\(tableOffset)",
-                                        at: .byteOffset(position))
+                throw PropertyListError(
+                    .outOfRange,
+                    "object \(index) is said to start at byte \(offset), outside the object area \(Self.headerSize)..<\(tableOffset)",
+                    at: .byteOffset(position))
             }
             offsets.append(Int(offset))
         }
@@ -93,15 +106,18 @@ struct PropertyListBinaryReader {
     private mutating func object(_ index: Int, depth: Int) throws(PropertyListError) -> PropertyListValue {
         let start = offsets[index]
         guard depth <= PropertyListReader.maxDepth else {
-            throw PropertyListError(.limit, "objects nest deeper than \(PropertyListReader.maxDepth) levels", at: .byteOffset(start))
+            throw PropertyListError(
+                .limit, "objects nest deeper than \(PropertyListReader.maxDepth) levels", at: .byteOffset(start))
         }
         guard !onPath[index] else {
             throw PropertyListError(.cycle, "object \(index) contains itself", at: .byteOffset(start))
         }
         produced += 1
         guard produced <= PropertyListReader.maxValues else {
-            throw PropertyListError(.limit, "more than \(PropertyListReader.maxValues) values (shared objects count each time they are used)",
-                                    at: .byteOffset(start))
+            throw PropertyListError(
+                .limit,
+                "more than \(PropertyListReader.maxValues) values (shared objects count each time they are used)",
+                at: .byteOffset(start))
         }
         let marker = bytes[start]
         let low = Int(marker & 0x0F)
@@ -110,23 +126,30 @@ struct PropertyListBinaryReader {
             switch marker {
             case 0x08: return .bool(false)
             case 0x09: return .bool(true)
-            case 0x00: throw PropertyListError(.unsupported, "null objects are not property-list values", at: .byteOffset(start))
-            default: throw PropertyListError(.invalidValue, "unknown object marker 0x\(hex(marker))", at: .byteOffset(start))
+            case 0x00:
+                throw PropertyListError(
+                    .unsupported, "null objects are not property-list values", at: .byteOffset(start))
+            default:
+                throw PropertyListError(.invalidValue, "unknown object marker 0x\(hex(marker))", at: .byteOffset(start))
             }
         case 0x1:
             return .integer(try integer(at: start, sizeExponent: low))
         case 0x2:
             guard low == 2 || low == 3 else {
-                throw PropertyListError(.invalidValue, "a real of \(1 << min(low, 15)) bytes; reals are 4 or 8 bytes", at: .byteOffset(start))
+                throw PropertyListError(
+                    .invalidValue, "a real of \(1 << min(low, 15)) bytes; reals are 4 or 8 bytes",
+                    at: .byteOffset(start))
             }
             return .real(try real(at: start, size: 1 << low))
         case 0x3:
             guard marker == 0x33 else {
-                throw PropertyListError(.invalidValue, "date marker 0x\(hex(marker)); dates are 0x33", at: .byteOffset(start))
+                throw PropertyListError(
+                    .invalidValue, "date marker 0x\(hex(marker)); dates are 0x33", at: .byteOffset(start))
             }
             let seconds = try real(at: start, size: 8)
             guard let text = PropertyListDate.text(secondsSince2001: seconds) else {
-                throw PropertyListError(.invalidValue, "date \(seconds) s from 2001 is not in years 1 to 9999", at: .byteOffset(start))
+                throw PropertyListError(
+                    .invalidValue, "date \(seconds) s from 2001 is not in years 1 to 9999", at: .byteOffset(start))
             }
             return .date(text)
         case 0x4:
@@ -145,7 +168,8 @@ struct PropertyListBinaryReader {
             units.reserveCapacity(count)
             for i in 0..<count { units.append(bytes.uint16BE(at: body + 2 * i)) }
             guard let text = String(validating: units, as: UTF16.self) else {
-                throw PropertyListError(.invalidValue, "UTF-16 string is not valid UTF-16 (unpaired surrogate)", at: .byteOffset(start))
+                throw PropertyListError(
+                    .invalidValue, "UTF-16 string is not valid UTF-16 (unpaired surrogate)", at: .byteOffset(start))
             }
             return .string(text)
         case 0xA:
@@ -169,10 +193,13 @@ struct PropertyListBinaryReader {
             for i in 0..<pairs {
                 let keyIndex = try reference(at: body + i * referenceSize)
                 guard case .string(let key) = try object(keyIndex, depth: depth + 1) else {
-                    throw PropertyListError(.invalidValue, "dictionary key (object \(keyIndex)) is not a string", at: .byteOffset(offsets[keyIndex]))
+                    throw PropertyListError(
+                        .invalidValue, "dictionary key (object \(keyIndex)) is not a string",
+                        at: .byteOffset(offsets[keyIndex]))
                 }
                 guard seen.insert(key).inserted else {
-                    throw PropertyListError(.duplicateKey, "key '\(key)' appears twice in one dictionary", at: .byteOffset(start))
+                    throw PropertyListError(
+                        .duplicateKey, "key '\(key)' appears twice in one dictionary", at: .byteOffset(start))
                 }
                 let valueIndex = try reference(at: body + (pairs + i) * referenceSize)
                 entries.append((key: key, value: try object(valueIndex, depth: depth + 1)))
@@ -180,9 +207,12 @@ struct PropertyListBinaryReader {
             onPath[index] = false
             return .dictionary(entries)
         case 0x7:
-            throw PropertyListError(.unsupported, "UTF-8 string objects (0x7n) belong to later binary formats, not bplist00", at: .byteOffset(start))
+            throw PropertyListError(
+                .unsupported, "UTF-8 string objects (0x7n) belong to later binary formats, not bplist00",
+                at: .byteOffset(start))
         case 0x8:
-            throw PropertyListError(.unsupported, "UID objects (keyed-archiver data) are not supported", at: .byteOffset(start))
+            throw PropertyListError(
+                .unsupported, "UID objects (keyed-archiver data) are not supported", at: .byteOffset(start))
         case 0xB, 0xC:
             throw PropertyListError(.unsupported, "set objects are not supported", at: .byteOffset(start))
         default:
@@ -195,8 +225,10 @@ struct PropertyListBinaryReader {
     /// Checks that `count` bytes from `position` lie inside the object area.
     private func require(_ position: Int, _ count: Int, for what: String, object start: Int) throws(PropertyListError) {
         guard count >= 0, position <= tableOffset, count <= tableOffset - position else {
-            throw PropertyListError(.outOfRange, "\(what) needs \(count) bytes from byte \(position), past the object area's end at \(tableOffset)",
-                                    at: .byteOffset(start))
+            throw PropertyListError(
+                .outOfRange,
+                "\(what) needs \(count) bytes from byte \(position), past the object area's end at \(tableOffset)",
+                at: .byteOffset(start))
         }
     }
 
@@ -204,7 +236,9 @@ struct PropertyListBinaryReader {
     /// signed, 16 bytes signed when it fits in 64 bits.
     private func integer(at start: Int, sizeExponent: Int) throws(PropertyListError) -> Int64 {
         guard sizeExponent <= 4 else {
-            throw PropertyListError(.invalidValue, "integer of 2^\(sizeExponent) bytes; integers are 1, 2, 4, 8 or 16 bytes", at: .byteOffset(start))
+            throw PropertyListError(
+                .invalidValue, "integer of 2^\(sizeExponent) bytes; integers are 1, 2, 4, 8 or 16 bytes",
+                at: .byteOffset(start))
         }
         let size = 1 << sizeExponent
         try require(start + 1, size, for: "integer", object: start)
@@ -214,7 +248,8 @@ struct PropertyListBinaryReader {
             let low = bytes.uint64BE(at: start + 9)
             let value = Int64(bitPattern: low)
             guard high == (value < 0 ? UInt64.max : 0) else {
-                throw PropertyListError(.invalidValue, "128-bit integer does not fit in a signed 64-bit integer", at: .byteOffset(start))
+                throw PropertyListError(
+                    .invalidValue, "128-bit integer does not fit in a signed 64-bit integer", at: .byteOffset(start))
             }
             return value
         case 8:
@@ -239,22 +274,25 @@ struct PropertyListBinaryReader {
             try require(start + 1, 1, for: "\(what) length", object: start)
             let marker = bytes[start + 1]
             guard marker >> 4 == 0x1, marker & 0x0F <= 3 else {
-                throw PropertyListError(.invalidValue, "\(what) length marker 0x\(hex(marker)) is not an integer of 1 to 8 bytes",
-                                        at: .byteOffset(start + 1))
+                throw PropertyListError(
+                    .invalidValue, "\(what) length marker 0x\(hex(marker)) is not an integer of 1 to 8 bytes",
+                    at: .byteOffset(start + 1))
             }
             let size = 1 << Int(marker & 0x0F)
             try require(start + 2, size, for: "\(what) length", object: start)
             let declared = unsigned(at: start + 2, size: size)
             guard declared <= UInt64(tableOffset) else {
-                throw PropertyListError(.outOfRange, "\(what) declares \(declared) entries, more than the whole file could hold",
-                                        at: .byteOffset(start))
+                throw PropertyListError(
+                    .outOfRange, "\(what) declares \(declared) entries, more than the whole file could hold",
+                    at: .byteOffset(start))
             }
             count = Int(declared)
             body = start + 2 + size
         }
         let (total, overflow) = count.multipliedReportingOverflow(by: unit)
         guard !overflow else {
-            throw PropertyListError(.outOfRange, "\(what) declares \(count) entries, more than the file could hold", at: .byteOffset(start))
+            throw PropertyListError(
+                .outOfRange, "\(what) declares \(count) entries, more than the file could hold", at: .byteOffset(start))
         }
         try require(body, total, for: "\(what) of \(count) entries", object: start)
         return (count, body)
@@ -264,7 +302,9 @@ struct PropertyListBinaryReader {
     private func reference(at position: Int) throws(PropertyListError) -> Int {
         let index = unsigned(at: position, size: referenceSize)
         guard index < UInt64(objectCount) else {
-            throw PropertyListError(.outOfRange, "reference to object \(index), but there are \(objectCount) objects", at: .byteOffset(position))
+            throw PropertyListError(
+                .outOfRange, "reference to object \(index), but there are \(objectCount) objects",
+                at: .byteOffset(position))
         }
         return Int(index)
     }

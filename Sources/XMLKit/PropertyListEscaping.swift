@@ -16,7 +16,9 @@ enum PropertyListEscaping {
                 guard scalar.value >= 0x20, scalar.value != 0xFFFE, scalar.value != 0xFFFF else {
                     let hex = String(scalar.value, radix: 16, uppercase: true)
                     let code = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
-                    throw PropertyListError(.invalidValue, "character \(code) cannot be written in an XML property list; remove it from the text")
+                    throw PropertyListError(
+                        .invalidValue,
+                        "character \(code) cannot be written in an XML property list; remove it from the text")
                 }
                 out.unicodeScalars.append(scalar)
             }

@@ -13,8 +13,10 @@ enum PropertyListNumbers {
         for byte in digits.utf8 {
             let digit = Int64(byte - 0x30)
             let (shifted, overflowA) = value.multipliedReportingOverflow(by: 10)
-            let (next, overflowB) = negative ? shifted.subtractingReportingOverflow(digit)
-                                             : shifted.addingReportingOverflow(digit)
+            let (next, overflowB) =
+                negative
+                ? shifted.subtractingReportingOverflow(digit)
+                : shifted.addingReportingOverflow(digit)
             guard !overflowA, !overflowB else { return nil }
             value = next
         }
@@ -46,7 +48,9 @@ enum PropertyListNumbers {
         guard mantissaDigits > 0 else { return nil }
         if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
             index += 1
-            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                index += 1
+            }
             guard digitRun() > 0 else { return nil }
         }
         guard index == bytes.count else { return nil }

@@ -15,17 +15,20 @@ public enum PropertyListReader {
 
     /// Parses `bytes` (at most `maxBytes`) as a binary plist when it starts with `bplist00`, else as XML.
     public static func read(_ bytes: [UInt8], maxBytes: Int = 1 << 20)
-        throws(PropertyListError) -> (PropertyListValue, PropertyListFormat) {
+        throws(PropertyListError) -> (PropertyListValue, PropertyListFormat)
+    {
         guard bytes.count <= maxBytes else {
-            throw PropertyListError(.tooLarge, "the property list is \(bytes.count) bytes, more than the \(maxBytes) allowed")
+            throw PropertyListError(
+                .tooLarge, "the property list is \(bytes.count) bytes, more than the \(maxBytes) allowed")
         }
         if bytes.starts(with: Array("bplist00".utf8)) {
             return (try PropertyListBinaryReader.read(bytes), .binary)
         }
         if bytes.starts(with: Array("bplist".utf8)) {
             let version = String(decoding: bytes.prefix(8).dropFirst(6), as: UTF8.self)
-            throw PropertyListError(.unsupported, "binary property list version '\(version)' is not supported; only bplist00 is",
-                                    at: .byteOffset(6))
+            throw PropertyListError(
+                .unsupported, "binary property list version '\(version)' is not supported; only bplist00 is",
+                at: .byteOffset(6))
         }
         return (try PropertyListXMLReader.read(bytes, maxBytes: maxBytes).0, .xml)
     }

@@ -48,14 +48,14 @@ extension PropertyListValue: Equatable {
     /// Structural equality; dictionaries compare in order, and two NaN reals are equal.
     public static func == (lhs: PropertyListValue, rhs: PropertyListValue) -> Bool {
         switch (lhs, rhs) {
-        case let (.string(a), .string(b)): a == b
-        case let (.integer(a), .integer(b)): a == b
-        case let (.real(a), .real(b)): a == b || (a.isNaN && b.isNaN)
-        case let (.bool(a), .bool(b)): a == b
-        case let (.date(a), .date(b)): a == b
-        case let (.data(a), .data(b)): a == b
-        case let (.array(a), .array(b)): a == b
-        case let (.dictionary(a), .dictionary(b)):
+        case (.string(let a), .string(let b)): a == b
+        case (.integer(let a), .integer(let b)): a == b
+        case (.real(let a), .real(let b)): a == b || (a.isNaN && b.isNaN)
+        case (.bool(let a), .bool(let b)): a == b
+        case (.date(let a), .date(let b)): a == b
+        case (.data(let a), .data(let b)): a == b
+        case (.array(let a), .array(let b)): a == b
+        case (.dictionary(let a), .dictionary(let b)):
             a.count == b.count && zip(a, b).allSatisfy { $0.key == $1.key && $0.value == $1.value }
         default: false
         }

@@ -22,7 +22,8 @@ public enum PropertyListWriter {
         return out
     }
 
-    private static func write(_ value: PropertyListValue, level: Int, into out: inout [UInt8]) throws(PropertyListError) {
+    private static func write(_ value: PropertyListValue, level: Int, into out: inout [UInt8]) throws(PropertyListError)
+    {
         let indent = [UInt8](repeating: 0x09, count: level)
         func line(_ text: String) {
             out.append(contentsOf: indent)
@@ -40,7 +41,8 @@ public enum PropertyListWriter {
             line(flag ? "<true/>" : "<false/>")
         case .date(let text):
             guard PropertyListDate.isValid(text) else {
-                throw PropertyListError(.invalidValue, "date '\(text.prefix(40))' is not of the form YYYY-MM-DDTHH:MM:SSZ")
+                throw PropertyListError(
+                    .invalidValue, "date '\(text.prefix(40))' is not of the form YYYY-MM-DDTHH:MM:SSZ")
             }
             line("<date>" + text + "</date>")
         case .data(let bytes):

@@ -61,7 +61,10 @@ final class PropertyListXMLBuilder: XMLEventHandler {
                 throw refuse(.invalidStructure, "the root element is <\(name)>; a property list's root is <plist>")
             }
             for attribute in attributes where attribute.name != "version" || attribute.value != "1.0" {
-                throw refuse(.invalidStructure, "unexpected attribute \(attribute.name)=\"\(attribute.value)\" on <plist>; only version=\"1.0\" is allowed")
+                throw refuse(
+                    .invalidStructure,
+                    "unexpected attribute \(attribute.name)=\"\(attribute.value)\" on <plist>; only version=\"1.0\" is allowed"
+                )
             }
             containers.append(Container(kind: .plist))
             return
@@ -71,7 +74,9 @@ final class PropertyListXMLBuilder: XMLEventHandler {
         }
         if name == "key" {
             guard top.kind == .dict else { throw refuse(.invalidStructure, "<key> outside a <dict>") }
-            guard top.pendingKey == nil else { throw refuse(.invalidStructure, "two <key> elements in a row; each key needs a value") }
+            guard top.pendingKey == nil else {
+                throw refuse(.invalidStructure, "two <key> elements in a row; each key needs a value")
+            }
             leaf = .key
             leafText = ""
             return
@@ -92,7 +97,10 @@ final class PropertyListXMLBuilder: XMLEventHandler {
         case "array": containers.append(Container(kind: .array))
         default:
             guard let kind = Leaf(rawValue: name) else {
-                throw refuse(.unknownElement, "unknown element <\(name)>; a plist holds dict, array, key, string, integer, real, true, false, date and data")
+                throw refuse(
+                    .unknownElement,
+                    "unknown element <\(name)>; a plist holds dict, array, key, string, integer, real, true, false, date and data"
+                )
             }
             leaf = kind
             leafText = ""
@@ -163,7 +171,8 @@ final class PropertyListXMLBuilder: XMLEventHandler {
         case .false: return .bool(false)
         case .integer:
             guard let number = PropertyListNumbers.integer(text) else {
-                throw refuse(.invalidValue, "<integer>\(text.prefix(40))</integer> is not a decimal number that fits in 64 bits")
+                throw refuse(
+                    .invalidValue, "<integer>\(text.prefix(40))</integer> is not a decimal number that fits in 64 bits")
             }
             return .integer(number)
         case .real:
@@ -173,7 +182,8 @@ final class PropertyListXMLBuilder: XMLEventHandler {
             return .real(number)
         case .date:
             guard PropertyListDate.isValid(text) else {
-                throw refuse(.invalidValue, "<date>\(text.prefix(40))</date> is not a date of the form YYYY-MM-DDTHH:MM:SSZ")
+                throw refuse(
+                    .invalidValue, "<date>\(text.prefix(40))</date> is not a date of the form YYYY-MM-DDTHH:MM:SSZ")
             }
             return .date(text)
         case .data:

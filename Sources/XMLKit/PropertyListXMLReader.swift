@@ -4,9 +4,11 @@ enum PropertyListXMLReader {
     /// Reads `bytes` as an XML plist; when `locatingKey` is given, also reports where that top-level key's
     /// value lies.
     static func read(_ bytes: [UInt8], maxBytes: Int, locatingKey: String? = nil)
-        throws(PropertyListError) -> (PropertyListValue, PropertyListXMLBuilder.ValueEvents?) {
-        let builder = PropertyListXMLBuilder(maxDepth: PropertyListReader.maxDepth,
-                                             maxValues: PropertyListReader.maxValues, locatedKey: locatingKey)
+        throws(PropertyListError) -> (PropertyListValue, PropertyListXMLBuilder.ValueEvents?)
+    {
+        let builder = PropertyListXMLBuilder(
+            maxDepth: PropertyListReader.maxDepth,
+            maxValues: PropertyListReader.maxValues, locatedKey: locatingKey)
         // Element depth is value depth + 1 for <plist>, +1 spare so the builder's clearer message comes first.
         let limits = XMLLimits(maxBytes: maxBytes, maxDepth: PropertyListReader.maxDepth + 2)
         do throws(XMLError) {
@@ -32,14 +34,15 @@ enum PropertyListXMLReader {
     }
 
     private static func translate(_ error: XMLError, refusal: PropertyListError.Kind?) -> PropertyListError {
-        let kind: PropertyListError.Kind = switch error.kind {
-        case .malformed: .malformed
-        case .doctype: .doctype
-        case .internalSubset: .internalSubset
-        case .entity: .entity
-        case .limit: .limit
-        case .content: refusal ?? .invalidStructure
-        }
+        let kind: PropertyListError.Kind =
+            switch error.kind {
+            case .malformed: .malformed
+            case .doctype: .doctype
+            case .internalSubset: .internalSubset
+            case .entity: .entity
+            case .limit: .limit
+            case .content: refusal ?? .invalidStructure
+            }
         let location: PropertyListError.Location = error.line > 0 ? .line(error.line, column: error.column) : .unknown
         return PropertyListError(kind, error.message, at: location)
     }

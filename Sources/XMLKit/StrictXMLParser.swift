@@ -15,7 +15,8 @@ public final class StrictXMLParser {
         LibXML2.initializeOnce()
         session = ParseSession(handler: handler, doctype: doctype, limits: limits)
         sax = Self.makeHandler()
-        guard let context = xmlCreatePushParserCtxt(&sax, Unmanaged.passUnretained(session).toOpaque(), nil, 0, nil) else {
+        guard let context = xmlCreatePushParserCtxt(&sax, Unmanaged.passUnretained(session).toOpaque(), nil, 0, nil)
+        else {
             throw XMLError(.malformed, "libxml2 could not create a parser")
         }
         self.context = context
@@ -56,14 +57,17 @@ public final class StrictXMLParser {
         let status = xmlParseChunk(context, base?.assumingMemoryBound(to: CChar.self), Int32(count), last ? 1 : 0)
         if let failure = session.failure { throw failure }
         if status != 0 || context.pointee.wellFormed == 0 {
-            throw XMLError(.malformed, "not well-formed XML (libxml2 status \(status))",
-                           line: session.line, column: session.column)
+            throw XMLError(
+                .malformed, "not well-formed XML (libxml2 status \(status))",
+                line: session.line, column: session.column)
         }
     }
 
     /// Parses a whole document held in `bytes`, sending events to `handler`.
-    public static func parse(_ bytes: UnsafeRawBufferPointer, doctype: DoctypePolicy, limits: XMLLimits,
-                             handler: some XMLEventHandler) throws(XMLError) {
+    public static func parse(
+        _ bytes: UnsafeRawBufferPointer, doctype: DoctypePolicy, limits: XMLLimits,
+        handler: some XMLEventHandler
+    ) throws(XMLError) {
         guard bytes.count <= limits.maxBytes else {
             throw XMLError(.limit, "document is \(bytes.count) bytes, more than the \(limits.maxBytes) allowed")
         }
@@ -73,8 +77,10 @@ public final class StrictXMLParser {
     }
 
     /// Parses a whole document held in a byte array.
-    public static func parse(_ bytes: [UInt8], doctype: DoctypePolicy, limits: XMLLimits,
-                             handler: some XMLEventHandler) throws(XMLError) {
+    public static func parse(
+        _ bytes: [UInt8], doctype: DoctypePolicy, limits: XMLLimits,
+        handler: some XMLEventHandler
+    ) throws(XMLError) {
         let result: Result<Void, XMLError> = bytes.withUnsafeBytes { buffer in
             do throws(XMLError) {
                 try parse(buffer, doctype: doctype, limits: limits, handler: handler)
@@ -99,7 +105,9 @@ public final class StrictXMLParser {
                 for i in 0..<Int(attributeCount) {
                     guard let attrName = attributes[i * 5] else { continue }
                     var fullName = String(cString: attrName)
-                    if let attrPrefix = attributes[i * 5 + 1] { fullName = String(cString: attrPrefix) + ":" + fullName }
+                    if let attrPrefix = attributes[i * 5 + 1] {
+                        fullName = String(cString: attrPrefix) + ":" + fullName
+                    }
                     var value = ""
                     if let start = attributes[i * 5 + 3], let end = attributes[i * 5 + 4], end >= start {
                         value = String(decoding: UnsafeBufferPointer(start: start, count: end - start), as: UTF8.self)
@@ -122,9 +130,10 @@ public final class StrictXMLParser {
         sax.cdataBlock = sax.characters
         sax.internalSubset = { user, name, externalID, systemID in
             guard let session = ParseSession.from(user) else { return }
-            session.doctype(name: name.map { String(cString: $0) } ?? "",
-                            publicID: externalID.map { String(cString: $0) },
-                            systemID: systemID.map { String(cString: $0) })
+            session.doctype(
+                name: name.map { String(cString: $0) } ?? "",
+                publicID: externalID.map { String(cString: $0) },
+                systemID: systemID.map { String(cString: $0) })
         }
         // No externalSubset handler: the external DTD named by a DOCTYPE is never loaded.
         sax.externalSubset = nil
@@ -148,7 +157,8 @@ public final class StrictXMLParser {
         sax.getEntity = { user, name in
             guard let name else { return nil }
             if let predefined = xmlGetPredefinedEntity(name) { return predefined }
-            ParseSession.from(user)?.fail(XMLError(.entity, "entity reference '&\(String(cString: name));' is not allowed"))
+            ParseSession.from(user)?.fail(
+                XMLError(.entity, "entity reference '&\(String(cString: name));' is not allowed"))
             return nil
         }
         sax.getParameterEntity = { user, name in
@@ -159,8 +169,10 @@ public final class StrictXMLParser {
         sax.serror = { user, error in
             guard let session = ParseSession.from(user), let error else { return }
             let message = error.pointee.message.map { String(cString: $0) } ?? "XML error"
-            session.fail(XMLError(.malformed, message.trimmingTrailingNewlines(),
-                                  line: Int(error.pointee.line), column: Int(error.pointee.int2)))
+            session.fail(
+                XMLError(
+                    .malformed, message.trimmingTrailingNewlines(),
+                    line: Int(error.pointee.line), column: Int(error.pointee.int2)))
         }
         return sax
     }
@@ -228,12 +240,19 @@ private final class ParseSession {
             return fail(XMLError(.doctype, "a DOCTYPE declaration is not allowed here"))
         case .applePropertyList:
             let publicIDs = ["-//Apple//DTD PLIST 1.0//EN", "-//Apple Computer//DTD PLIST 1.0//EN"]
-            let systemIDs = ["http://www.apple.com/DTDs/PropertyList-1.0.dtd",
-                             "https://www.apple.com/DTDs/PropertyList-1.0.dtd",
-                             "file://localhost/System/Library/DTDs/PropertyList.dtd"]
+            let systemIDs = [
+                "http://www.apple.com/DTDs/PropertyList-1.0.dtd",
+                "https://www.apple.com/DTDs/PropertyList-1.0.dtd",
+                "file://localhost/System/Library/DTDs/PropertyList.dtd",
+            ]
             guard name == "plist", publicID.map(publicIDs.contains) ?? false,
-                  systemID.map(systemIDs.contains) ?? false else {
-                return fail(XMLError(.doctype, "only Apple's standard property-list DOCTYPE is allowed, found '\(name)' \(publicID ?? "") \(systemID ?? "")"))
+                systemID.map(systemIDs.contains) ?? false
+            else {
+                return fail(
+                    XMLError(
+                        .doctype,
+                        "only Apple's standard property-list DOCTYPE is allowed, found '\(name)' \(publicID ?? "") \(systemID ?? "")"
+                    ))
             }
         }
         if hasInternalSubsetAhead() {

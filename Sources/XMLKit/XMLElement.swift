@@ -30,8 +30,10 @@ public final class XMLElement: @unchecked Sendable {
     }
 
     /// Parses a whole document into a tree; at most `maxElements` elements.
-    public static func parse(_ bytes: [UInt8], doctype: DoctypePolicy, limits: XMLLimits,
-                             maxElements: Int = 100_000) throws(XMLError) -> XMLElement {
+    public static func parse(
+        _ bytes: [UInt8], doctype: DoctypePolicy, limits: XMLLimits,
+        maxElements: Int = 100_000
+    ) throws(XMLError) -> XMLElement {
         let builder = TreeBuilder(maxElements: maxElements)
         try StrictXMLParser.parse(bytes, doctype: doctype, limits: limits, handler: builder)
         guard let root = builder.root else { throw XMLError(.malformed, "document has no root element") }

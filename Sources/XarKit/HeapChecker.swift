@@ -34,15 +34,22 @@ struct HeapChecker {
     mutating func checkTOCChecksum(digest: [UInt8]?, descriptor: FileDescriptor) throws(XarError) {
         let algorithm = header.checksumAlgorithm
         if toc.checksumCount != 1 && (algorithm != nil || toc.checksumCount > 1) {
-            findings.append(.xarError("xar-toc-checksum-count", "the TOC has \(toc.checksumCount) <checksum> elements; exactly one is required"))
+            findings.append(
+                .xarError(
+                    "xar-toc-checksum-count",
+                    "the TOC has \(toc.checksumCount) <checksum> elements; exactly one is required"))
         }
         guard let checksum = toc.checksum, let algorithm else { return }
         guard checksum.algorithm == algorithm else {
-            let how = header.headerSize == UInt16(XarHeader.byteCount)
+            let how =
+                header.headerSize == UInt16(XarHeader.byteCount)
                 ? "code \(header.checksumAlgorithmCode) in a 28-byte header"
                 : "named in the \(header.headerSize)-byte header"
-            findings.append(.xarError("xar-toc-checksum-size", offset: 24,
-                                   "the TOC <checksum> style \"\(checksum.style)\" differs from the header's algorithm \(algorithm.rawValue) (\(how)); the two must name the same digest"))
+            findings.append(
+                .xarError(
+                    "xar-toc-checksum-size", offset: 24,
+                    "the TOC <checksum> style \"\(checksum.style)\" differs from the header's algorithm \(algorithm.rawValue) (\(how)); the two must name the same digest"
+                ))
             return
         }
         guard let offset = checksum.offset, let size = checksum.size else {
@@ -50,20 +57,28 @@ struct HeapChecker {
             return
         }
         guard size == UInt64(algorithm.byteCount) else {
-            findings.append(.xarError("xar-toc-checksum-size",
-                                   "the TOC <checksum> size is \(size), but a \(algorithm.rawValue) digest is \(algorithm.byteCount) bytes"))
+            findings.append(
+                .xarError(
+                    "xar-toc-checksum-size",
+                    "the TOC <checksum> size is \(size), but a \(algorithm.rawValue) digest is \(algorithm.byteCount) bytes"
+                ))
             return
         }
         guard let range = absoluteRange(offset: offset, count: size) else {
-            findings.append(.xarError("xar-toc-checksum-range", offset: heapOffset,
-                                   "the TOC digest (heap offset \(offset), \(size) bytes) lies outside the file"))
+            findings.append(
+                .xarError(
+                    "xar-toc-checksum-range", offset: heapOffset,
+                    "the TOC digest (heap offset \(offset), \(size) bytes) lies outside the file"))
             return
         }
         digestRange = range
         let stored = try xarIO("reading the TOC digest") { try descriptor.read(count: Int(size), at: range.lowerBound) }
         if let digest, stored != digest {
-            findings.append(.xarError("xar-toc-checksum-mismatch", offset: range.lowerBound,
-                                   "the TOC's \(algorithm.rawValue) digest is \(Hex.encode(digest)), but the heap records \(Hex.encode(stored)): the TOC was altered or damaged"))
+            findings.append(
+                .xarError(
+                    "xar-toc-checksum-mismatch", offset: range.lowerBound,
+                    "the TOC's \(algorithm.rawValue) digest is \(Hex.encode(digest)), but the heap records \(Hex.encode(stored)): the TOC was altered or damaged"
+                ))
         }
     }
 
@@ -83,14 +98,23 @@ struct HeapChecker {
             }
             if data.archivedChecksum == nil || data.extractedChecksum == nil {
                 let missing = data.archivedChecksum == nil ? "archived-checksum" : "extracted-checksum"
-                findings.append(.xarError("xar-checksum-missing", entry: file.path, "the data has no \(missing): its bytes cannot be verified"))
+                findings.append(
+                    .xarError(
+                        "xar-checksum-missing", entry: file.path,
+                        "the data has no \(missing): its bytes cannot be verified"))
             }
             var sawMD5 = false
-            for (checksum, rule) in [(data.archivedChecksum, "xar-archived-checksum"), (data.extractedChecksum, "xar-extracted-checksum")] {
+            for (checksum, rule) in [
+                (data.archivedChecksum, "xar-archived-checksum"), (data.extractedChecksum, "xar-extracted-checksum"),
+            ] {
                 guard let checksum else { continue }
                 if let algorithm = checksum.algorithm {
                     if checksum.digest.count != algorithm.byteCount {
-                        findings.append(.error(rule, file.path, "a \(algorithm.rawValue) checksum must be \(algorithm.byteCount) bytes, this one has \(checksum.digest.count)"))
+                        findings.append(
+                            .error(
+                                rule, file.path,
+                                "a \(algorithm.rawValue) checksum must be \(algorithm.byteCount) bytes, this one has \(checksum.digest.count)"
+                            ))
                     }
                     sawMD5 = sawMD5 || algorithm.isBroken
                 } else {
@@ -104,15 +128,22 @@ struct HeapChecker {
         }
         if let firstMD5File {
             let others = md5Files > 1 ? " and \(md5Files - 1) more are" : " is"
-            findings.append(.xarWarning("xar-checksum-md5", entry: firstMD5File,
-                "this file\(others) checked with MD5, which is broken: the bytes could be altered unseen; rebuild with SHA-1 or better"))
+            findings.append(
+                .xarWarning(
+                    "xar-checksum-md5", entry: firstMD5File,
+                    "this file\(others) checked with MD5, which is broken: the bytes could be altered unseen; rebuild with SHA-1 or better"
+                ))
         }
     }
 
     /// Checks that every heap range lies inside the file, that none overlap (except identical files
     /// sharing one range), and which heap bytes none covers.
     mutating func checkRanges(extra: [ExtraHeapRange], descriptor: FileDescriptor) {
-        struct Span { var range: Range<UInt64>; var entry: String?; var fileIndex: Int? }
+        struct Span {
+            var range: Range<UInt64>
+            var entry: String?
+            var fileIndex: Int?
+        }
         var spans: [Span] = []
         spans.reserveCapacity(toc.files.count + extra.count + 1)
         if let digestRange { spans.append(Span(range: digestRange, entry: nil, fileIndex: nil)) }
@@ -120,8 +151,11 @@ struct HeapChecker {
             guard let data = file.data else { continue }
             guard let range = absoluteRange(offset: data.offset, count: data.length) else {
                 let start = heapOffset.addingReportingOverflow(data.offset)
-                findings.append(.xarError("xar-data-range", entry: file.path, offset: start.overflow ? nil : start.partialValue,
-                                       "the data (heap offset \(data.offset), \(data.length) bytes) lies outside the \(fileSize)-byte file"))
+                findings.append(
+                    .xarError(
+                        "xar-data-range", entry: file.path, offset: start.overflow ? nil : start.partialValue,
+                        "the data (heap offset \(data.offset), \(data.length) bytes) lies outside the \(fileSize)-byte file"
+                    ))
                 continue
             }
             if !range.isEmpty { spans.append(Span(range: range, entry: file.path, fileIndex: index)) }
@@ -129,7 +163,10 @@ struct HeapChecker {
         for item in extra {
             let entry = item.fileIndex.flatMap { $0 < toc.files.count ? toc.files[$0].path : nil }
             guard let range = absoluteRange(offset: item.offset, count: item.length) else {
-                findings.append(.xarError("xar-data-range", entry: entry, "the \(item.what) (heap offset \(item.offset), \(item.length) bytes) lies outside the file"))
+                findings.append(
+                    .xarError(
+                        "xar-data-range", entry: entry,
+                        "the \(item.what) (heap offset \(item.offset), \(item.length) bytes) lies outside the file"))
                 continue
             }
             if !range.isEmpty { spans.append(Span(range: range, entry: entry, fileIndex: nil)) }
@@ -142,16 +179,21 @@ struct HeapChecker {
             if span.range.lowerBound < coveredEnd {
                 if let owner, owner.range == span.range, let first = owner.fileIndex, let second = span.fileIndex {
                     if let problem = disagreement(first, second) {
-                        findings.append(.xarError("xar-data-overlap", entry: span.entry, offset: span.range.lowerBound,
-                                               "the data shares its heap range with \(owner.entry ?? "another file") but \(problem); shared data must be identical"))
+                        findings.append(
+                            .xarError(
+                                "xar-data-overlap", entry: span.entry, offset: span.range.lowerBound,
+                                "the data shares its heap range with \(owner.entry ?? "another file") but \(problem); shared data must be identical"
+                            ))
                     } else {
                         sharedData[second] = sharedData[first] ?? first
                     }
                     continue
                 }
                 let other = owner?.entry.map { "the data of \($0)" } ?? "the TOC digest"
-                findings.append(.xarError("xar-data-overlap", entry: span.entry, offset: span.range.lowerBound,
-                                       "the data overlaps \(other)"))
+                findings.append(
+                    .xarError(
+                        "xar-data-overlap", entry: span.entry, offset: span.range.lowerBound,
+                        "the data overlaps \(other)"))
             } else if span.range.lowerBound > coveredEnd {
                 gaps += 1
                 if gaps <= 100 { noteGap(coveredEnd..<span.range.lowerBound) }
@@ -166,7 +208,8 @@ struct HeapChecker {
             if gaps <= 100 { noteGap(coveredEnd..<fileSize) }
         }
         if gaps > 100 {
-            findings.append(.xarWarning("xar-heap-unreferenced", "\(gaps - 100) more unreferenced heap gaps were not listed"))
+            findings.append(
+                .xarWarning("xar-heap-unreferenced", "\(gaps - 100) more unreferenced heap gaps were not listed"))
         }
     }
 
@@ -176,7 +219,9 @@ struct HeapChecker {
         guard let a = toc.files[first].data, let b = toc.files[second].data else { return "one has no data" }
         if a.encoding != b.encoding { return "its encoding differs (\(b.encoding.style), not \(a.encoding.style))" }
         if a.size != b.size { return "its declared size differs (\(b.size), not \(a.size))" }
-        if a.archivedChecksum != b.archivedChecksum || a.archivedChecksum == nil { return "its archived checksum differs" }
+        if a.archivedChecksum != b.archivedChecksum || a.archivedChecksum == nil {
+            return "its archived checksum differs"
+        }
         if a.extractedChecksum != b.extractedChecksum { return "its extracted checksum differs" }
         return nil
     }
@@ -185,14 +230,17 @@ struct HeapChecker {
     /// TOC, as long as the TOC digest; that exact trailer is an artifact of the writer, not hidden data.
     private func isLibarchiveTrailer(_ gap: Range<UInt64>, descriptor: FileDescriptor) -> Bool {
         guard let algorithm = header.checksumAlgorithm, gap.count == algorithm.byteCount,
-              header.tocCompressedLength >= UInt64(gap.count),
-              let trailer = try? descriptor.read(count: gap.count, at: gap.lowerBound),
-              let tocStart = try? descriptor.read(count: gap.count, at: UInt64(header.headerSize)) else { return false }
+            header.tocCompressedLength >= UInt64(gap.count),
+            let trailer = try? descriptor.read(count: gap.count, at: gap.lowerBound),
+            let tocStart = try? descriptor.read(count: gap.count, at: UInt64(header.headerSize))
+        else { return false }
         return trailer.count == gap.count && trailer == tocStart
     }
 
     private mutating func noteGap(_ gap: Range<UInt64>) {
-        findings.append(.xarWarning("xar-heap-unreferenced", offset: gap.lowerBound,
-                                 "\(gap.count) heap bytes are referenced by no entry"))
+        findings.append(
+            .xarWarning(
+                "xar-heap-unreferenced", offset: gap.lowerBound,
+                "\(gap.count) heap bytes are referenced by no entry"))
     }
 }

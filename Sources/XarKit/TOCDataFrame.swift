@@ -27,8 +27,9 @@ struct TOCDataFrame {
         if encoding == nil {
             problems.append(("xar-encoding", "<data> has no <encoding>; it is read as stored bytes"))
         }
-        let data = XarData(offset: offset, length: length, size: size, encoding: encoding ?? .stored,
-                           archivedChecksum: archived, extractedChecksum: extracted)
+        let data = XarData(
+            offset: offset, length: length, size: size, encoding: encoding ?? .stored,
+            archivedChecksum: archived, extractedChecksum: extracted)
         return (data, problems)
     }
 }

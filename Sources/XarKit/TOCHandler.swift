@@ -51,8 +51,9 @@ final class TOCHandler: XMLEventHandler {
     private var text = ""
     private var tocCount = 0
 
-    private(set) var toc = XarTOC(checksum: nil, checksumCount: 0, creationTime: nil, hasSignature: false,
-                                  hasXSignature: false, files: [])
+    private(set) var toc = XarTOC(
+        checksum: nil, checksumCount: 0, creationTime: nil, hasSignature: false,
+        hasXSignature: false, files: [])
     /// Findings, each with the index of the file it concerns (its path is known only at the end).
     private(set) var findings: [(fileIndex: Int?, finding: Finding)] = []
     private(set) var extraRanges: [ExtraHeapRange] = []
@@ -74,7 +75,8 @@ final class TOCHandler: XMLEventHandler {
     /// Hands the TOC over, leaving an empty one: the caller then edits it in place instead of
     /// copying every file (copy-on-write would, while this handler still held it).
     func takeTOC() -> XarTOC {
-        var taken = XarTOC(checksum: nil, checksumCount: 0, creationTime: nil, hasSignature: false, hasXSignature: false, files: [])
+        var taken = XarTOC(
+            checksum: nil, checksumCount: 0, creationTime: nil, hasSignature: false, hasXSignature: false, files: [])
         swap(&taken, &toc)
         return taken
     }
@@ -109,8 +111,10 @@ final class TOCHandler: XMLEventHandler {
         case .data: finishData()
         case .ea:
             if let offset = eaOffset, let length = eaLength {
-                extraRanges.append(ExtraHeapRange(offset: offset, length: length, fileIndex: fileFrames.last?.index,
-                                                  what: "extended attribute"))
+                extraRanges.append(
+                    ExtraHeapRange(
+                        offset: offset, length: length, fileIndex: fileFrames.last?.index,
+                        what: "extended attribute"))
             }
         case .signature:
             if let offset = signatureOffset, let size = signatureSize {
@@ -125,10 +129,14 @@ final class TOCHandler: XMLEventHandler {
 
     // MARK: - Opening elements
 
-    private func node(for name: String, attributes: [XMLAttribute], under parent: Node?, line: Int) throws(XMLError) -> Node {
+    private func node(for name: String, attributes: [XMLAttribute], under parent: Node?, line: Int) throws(XMLError)
+        -> Node
+    {
         func attribute(_ key: String) -> String? { attributes.first { $0.name == key }?.value }
         guard let parent else {
-            guard name == "xar" else { throw XMLError(.content, "the root element is <\(name)>, not <xar>", line: line) }
+            guard name == "xar" else {
+                throw XMLError(.content, "the root element is <\(name)>, not <xar>", line: line)
+            }
             return .xar
         }
         switch parent {
@@ -253,7 +261,11 @@ final class TOCHandler: XMLEventHandler {
         if let idText = attributes.first(where: { $0.name == "id" })?.value {
             id = XarNumber.decimal(idText)
             if id == nil {
-                note(index, .xarError("xar-number", "file id \"\(idText)\" is not a plain decimal number that fits in 64 bits (line \(line))"))
+                note(
+                    index,
+                    .xarError(
+                        "xar-number",
+                        "file id \"\(idText)\" is not a plain decimal number that fits in 64 bits (line \(line))"))
             }
         } else {
             note(index, .xarError("xar-file-id", "a <file> has no id attribute (line \(line))"))
@@ -270,7 +282,9 @@ final class TOCHandler: XMLEventHandler {
         } else if let target = XarNumber.decimal(link) {
             toc.files[index].hardLink = .target(target)
         } else {
-            note(index, .xarError("xar-number", "hard-link reference link=\"\(link)\" is neither \"original\" nor a file id"))
+            note(
+                index,
+                .xarError("xar-number", "hard-link reference link=\"\(link)\" is neither \"original\" nor a file id"))
         }
     }
 
@@ -294,7 +308,12 @@ final class TOCHandler: XMLEventHandler {
             let archived = leaf == .archivedChecksum
             let rule = archived ? "xar-archived-checksum" : "xar-extracted-checksum"
             guard let digest = Hex.decode(text), !digest.isEmpty else {
-                note(index, .xarError(rule, "the \(archived ? "archived" : "extracted") checksum \"\(text.prefix(80))\" is not hexadecimal"))
+                note(
+                    index,
+                    .xarError(
+                        rule,
+                        "the \(archived ? "archived" : "extracted") checksum \"\(text.prefix(80))\" is not hexadecimal")
+                )
                 return
             }
             let checksum = XarChecksum(style: leafStyle ?? "", digest: digest)
@@ -312,7 +331,10 @@ final class TOCHandler: XMLEventHandler {
         case .mode:
             toc.files[index].mode = XarNumber.octal(text)
             if toc.files[index].mode == nil {
-                note(index, .xarError("xar-number", "<mode> \"\(text.prefix(80))\" is not an octal number that fits in 32 bits"))
+                note(
+                    index,
+                    .xarError("xar-number", "<mode> \"\(text.prefix(80))\" is not an octal number that fits in 32 bits")
+                )
             }
         case .uid: toc.files[index].uid = number("<uid>", index)
         case .gid: toc.files[index].gid = number("<gid>", index)
@@ -339,13 +361,21 @@ final class TOCHandler: XMLEventHandler {
             return
         }
         if first != decoded.name {
-            note(index, .xarError("xar-file-name", "the file has two different names, \"\(first.prefix(120))\" and \"\(decoded.name.prefix(120))\"; readers would disagree on which one it is"))
+            note(
+                index,
+                .xarError(
+                    "xar-file-name",
+                    "the file has two different names, \"\(first.prefix(120))\" and \"\(decoded.name.prefix(120))\"; readers would disagree on which one it is"
+                ))
         }
     }
 
     private func number(_ what: String, _ index: Int?) -> UInt64? {
         if let value = XarNumber.decimal(text) { return value }
-        note(index, .xarError("xar-number", "\(what) \"\(text.prefix(80))\" is not a plain decimal number that fits in 64 bits"))
+        note(
+            index,
+            .xarError("xar-number", "\(what) \"\(text.prefix(80))\" is not a plain decimal number that fits in 64 bits")
+        )
         return nil
     }
 
@@ -366,7 +396,12 @@ final class TOCHandler: XMLEventHandler {
             note(frame.index, .xarError("xar-file-name", "the file has no <name>"))
         }
         if frame.typeCount != 1 {
-            note(frame.index, .xarError("xar-file-type", frame.typeCount == 0 ? "the file has no <type>" : "the file has \(frame.typeCount) <type> elements"))
+            note(
+                frame.index,
+                .xarError(
+                    "xar-file-type",
+                    frame.typeCount == 0 ? "the file has no <type>" : "the file has \(frame.typeCount) <type> elements")
+            )
         }
     }
 

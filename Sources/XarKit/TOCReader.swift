@@ -15,16 +15,20 @@ enum TOCReader {
 
     static let chunkSize = 256 * 1024
 
-    static func read(_ descriptor: FileDescriptor, header: XarHeader, limits: XarLimits) throws(XarError) -> TOCReadResult {
+    static func read(_ descriptor: FileDescriptor, header: XarHeader, limits: XarLimits) throws(XarError)
+        -> TOCReadResult
+    {
         let start = UInt64(header.headerSize)
         let end = start + header.tocCompressedLength
-        let handler = TOCHandler(limits: limits, declaredTOCBytes: min(header.tocUncompressedLength, limits.maxTOCBytes))
+        let handler = TOCHandler(
+            limits: limits, declaredTOCBytes: min(header.tocUncompressedLength, limits.maxTOCBytes))
         let xmlLimits = XMLLimits(maxBytes: Int(clamping: limits.maxTOCBytes), maxDepth: limits.maxDepth)
         let parser: StrictXMLParser
         do {
             parser = try StrictXMLParser(doctype: .forbidden, limits: xmlLimits, handler: handler)
         } catch {
-            throw XarError(rule: "xar-toc-xml", "could not start the XML parser: \(error)", advice: "report this as a bug")
+            throw XarError(
+                rule: "xar-toc-xml", "could not start the XML parser: \(error)", advice: "report this as a bug")
         }
         let hasher = header.checksumAlgorithm.map { DigestHasher($0) }
         let inflater = Inflater(format: .zlib)
@@ -39,8 +43,10 @@ enum TOCReader {
                     try descriptor.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<want]), at: position)
                 }
                 guard got == want else {
-                    throw XarError(rule: "xar-toc-length", "the file ends inside the compressed TOC", offset: position + UInt64(got),
-                                   advice: "the archive is truncated; rebuild or download it again")
+                    throw XarError(
+                        rule: "xar-toc-length", "the file ends inside the compressed TOC",
+                        offset: position + UInt64(got),
+                        advice: "the archive is truncated; rebuild or download it again")
                 }
                 try chunk.withUnsafeBytes { raw in
                     let piece = UnsafeRawBufferPointer(rebasing: raw[0..<want])
@@ -56,27 +62,32 @@ enum TOCReader {
                 position += UInt64(want)
             }
             guard inflater.finished else {
-                throw XarError(rule: "xar-toc-length",
-                               "the zlib TOC stream does not end within the declared \(header.tocCompressedLength) compressed bytes",
-                               offset: end, advice: "the header's TOC length is wrong or the TOC is cut short; rebuild the archive")
+                throw XarError(
+                    rule: "xar-toc-length",
+                    "the zlib TOC stream does not end within the declared \(header.tocCompressedLength) compressed bytes",
+                    offset: end, advice: "the header's TOC length is wrong or the TOC is cut short; rebuild the archive"
+                )
             }
             try parser.finish()
         } catch let error as XarError {
             throw error
         } catch is TooLarge {
-            throw XarError(rule: "xar-toc-too-large", "the TOC inflates to more than \(limits.maxTOCBytes) bytes",
-                           offset: start, advice: "refuse the archive; no real package has a TOC this large")
+            throw XarError(
+                rule: "xar-toc-too-large", "the TOC inflates to more than \(limits.maxTOCBytes) bytes",
+                offset: start, advice: "refuse the archive; no real package has a TOC this large")
         } catch let error as ZlibError {
-            throw XarError(rule: "xar-toc-inflate", "the compressed TOC is corrupt: \(error.reason)",
-                           offset: start + error.inputOffset, advice: "the archive is damaged; rebuild or download it again")
+            throw XarError(
+                rule: "xar-toc-inflate", "the compressed TOC is corrupt: \(error.reason)",
+                offset: start + error.inputOffset, advice: "the archive is damaged; rebuild or download it again")
         } catch let error as XMLError {
             throw tocXMLError(error, offset: start)
         } catch {
             throw XarError.io(error, "reading the TOC of \(descriptor.path)")
         }
         guard handler.sawTOC else {
-            throw XarError(rule: "xar-toc-xml", "the TOC has no <xar><toc> element", offset: start,
-                           advice: "this is not a xar table of contents; rebuild the archive")
+            throw XarError(
+                rule: "xar-toc-xml", "the TOC has no <xar><toc> element", offset: start,
+                advice: "this is not a xar table of contents; rebuild the archive")
         }
 
         var toc = handler.takeTOC()
@@ -90,14 +101,20 @@ enum TOCReader {
             findings.append(.xarError("xar-toc-xml", "\(handler.droppedFindings) more TOC findings were not listed"))
         }
         if let junkAt {
-            findings.append(.xarError("xar-toc-length", offset: junkAt,
-                                   "the zlib TOC stream ends \(end - junkAt) bytes before the declared compressed length; the rest is junk"))
+            findings.append(
+                .xarError(
+                    "xar-toc-length", offset: junkAt,
+                    "the zlib TOC stream ends \(end - junkAt) bytes before the declared compressed length; the rest is junk"
+                ))
         }
         if produced != header.tocUncompressedLength {
-            findings.append(.xarError("xar-toc-size", offset: 16,
-                                   "the TOC inflates to \(produced) bytes, but the header declares \(header.tocUncompressedLength)"))
+            findings.append(
+                .xarError(
+                    "xar-toc-size", offset: 16,
+                    "the TOC inflates to \(produced) bytes, but the header declares \(header.tocUncompressedLength)"))
         }
-        return TOCReadResult(toc: toc, findings: findings, extraRanges: handler.extraRanges, compressedDigest: hasher?.finish())
+        return TOCReadResult(
+            toc: toc, findings: findings, extraRanges: handler.extraRanges, compressedDigest: hasher?.finish())
     }
 
     /// Joins every file's name onto its parent's path; parents come first in document order.
@@ -112,17 +129,20 @@ enum TOCReader {
     }
 
     private static func tocXMLError(_ error: XMLError, offset: UInt64) -> XarError {
-        let where_ = error.line > 0 ? " (TOC line \(error.line), column \(error.column))" : ""
+        let location = error.line > 0 ? " (TOC line \(error.line), column \(error.column))" : ""
         switch error.kind {
         case .doctype, .internalSubset:
-            return XarError(rule: "xar-toc-doctype", "the TOC carries a DOCTYPE: \(error.message)\(where_)", offset: offset,
-                            advice: "a xar TOC never has a DOCTYPE; refuse the archive")
+            return XarError(
+                rule: "xar-toc-doctype", "the TOC carries a DOCTYPE: \(error.message)\(location)", offset: offset,
+                advice: "a xar TOC never has a DOCTYPE; refuse the archive")
         case .limit:
-            return XarError(rule: "xar-toc-too-large", "the TOC is beyond the limits: \(error.message)\(where_)", offset: offset,
-                            advice: "refuse the archive; no real package has a TOC this large")
+            return XarError(
+                rule: "xar-toc-too-large", "the TOC is beyond the limits: \(error.message)\(location)", offset: offset,
+                advice: "refuse the archive; no real package has a TOC this large")
         default:
-            return XarError(rule: "xar-toc-xml", "the TOC is not valid xar XML: \(error.message)\(where_)", offset: offset,
-                            advice: "the TOC is damaged or hand-made; rebuild the archive")
+            return XarError(
+                rule: "xar-toc-xml", "the TOC is not valid xar XML: \(error.message)\(location)", offset: offset,
+                advice: "the TOC is damaged or hand-made; rebuild the archive")
         }
     }
 }

@@ -24,8 +24,10 @@ public final class XarArchive: @unchecked Sendable {
     public let signatureChecks: [XarSignatureCheck]
     let descriptor: FileDescriptor
 
-    private init(path: String, fileSize: UInt64, header: XarHeader, toc: XarTOC, findings: [Finding],
-                 limits: XarLimits, sharedData: [Int: Int], descriptor: FileDescriptor, signatureChecks: [XarSignatureCheck]) {
+    private init(
+        path: String, fileSize: UInt64, header: XarHeader, toc: XarTOC, findings: [Finding],
+        limits: XarLimits, sharedData: [Int: Int], descriptor: FileDescriptor, signatureChecks: [XarSignatureCheck]
+    ) {
         self.sharedData = sharedData
         self.path = path
         self.fileSize = fileSize
@@ -58,78 +60,103 @@ public final class XarArchive: @unchecked Sendable {
         checker.checkFiles()
         checker.checkRanges(extra: result.extraRanges, descriptor: descriptor)
         findings += checker.findings
-        let signing = XarSignatureVerifier.verify(result.toc.signatures, digest: result.compressedDigest,
-                                                  algorithm: header.checksumAlgorithm,
-                                                  heap: .init(descriptor: descriptor, heapOffset: checker.heapOffset, fileSize: fileSize))
+        let signing = XarSignatureVerifier.verify(
+            result.toc.signatures, digest: result.compressedDigest,
+            algorithm: header.checksumAlgorithm,
+            heap: .init(descriptor: descriptor, heapOffset: checker.heapOffset, fileSize: fileSize))
         findings += signing.findings
         if findings.count > limits.maxFindings {
             let dropped = findings.count - limits.maxFindings
             findings.removeLast(dropped)
             findings.append(.xarError("xar-toc-xml", "\(dropped) more findings were not listed"))
         }
-        return XarArchive(path: path, fileSize: fileSize, header: header, toc: result.toc, findings: findings,
-                          limits: limits, sharedData: checker.sharedData, descriptor: descriptor, signatureChecks: signing.checks)
+        return XarArchive(
+            path: path, fileSize: fileSize, header: header, toc: result.toc, findings: findings,
+            limits: limits, sharedData: checker.sharedData, descriptor: descriptor, signatureChecks: signing.checks)
     }
 
-    private static func checkHeader(_ bytes: [UInt8], fileSize: UInt64, limits: XarLimits,
-                                    findings: inout [Finding]) throws(XarError) -> XarHeader {
+    private static func checkHeader(
+        _ bytes: [UInt8], fileSize: UInt64, limits: XarLimits,
+        findings: inout [Finding]
+    ) throws(XarError) -> XarHeader {
         guard fileSize > 0 else {
-            throw XarError(rule: "xar-magic", "the file is empty (0 bytes)", offset: 0,
-                           advice: "the download or copy did not happen; fetch the package again")
+            throw XarError(
+                rule: "xar-magic", "the file is empty (0 bytes)", offset: 0,
+                advice: "the download or copy did not happen; fetch the package again")
         }
         guard bytes.count >= 4, bytes.uint32BE(at: 0) == XarHeader.expectedMagic else {
-            throw XarError(rule: "xar-magic", "the file does not start with the xar magic \"xar!\"", offset: 0,
-                           advice: "this is not a xar archive (flat package); check that the right file was given")
+            throw XarError(
+                rule: "xar-magic", "the file does not start with the xar magic \"xar!\"", offset: 0,
+                advice: "this is not a xar archive (flat package); check that the right file was given")
         }
         guard let header = XarHeader.parse(bytes) else {
-            throw XarError(rule: "xar-header-size", "the file ends inside the 28-byte xar header", offset: UInt64(bytes.count),
-                           advice: "the archive is truncated; rebuild or download it again")
+            throw XarError(
+                rule: "xar-header-size", "the file ends inside the 28-byte xar header", offset: UInt64(bytes.count),
+                advice: "the archive is truncated; rebuild or download it again")
         }
         let size = Int(header.headerSize)
         guard size >= XarHeader.byteCount, size <= XarHeader.maxByteCount else {
-            throw XarError(rule: "xar-header-size", "the header declares a size of \(size) bytes; a xar header has 28 (or up to \(XarHeader.maxByteCount) with an algorithm name)",
-                           offset: 4, advice: "this is not a well-formed xar archive; refuse it")
+            throw XarError(
+                rule: "xar-header-size",
+                "the header declares a size of \(size) bytes; a xar header has 28 (or up to \(XarHeader.maxByteCount) with an algorithm name)",
+                offset: 4, advice: "this is not a well-formed xar archive; refuse it")
         }
         guard header.extraBytes.count == size - XarHeader.byteCount else {
-            throw XarError(rule: "xar-header-size", "the file ends inside the \(size)-byte xar header", offset: UInt64(XarHeader.byteCount + header.extraBytes.count),
-                           advice: "the archive is truncated; rebuild or download it again")
+            throw XarError(
+                rule: "xar-header-size", "the file ends inside the \(size)-byte xar header",
+                offset: UInt64(XarHeader.byteCount + header.extraBytes.count),
+                advice: "the archive is truncated; rebuild or download it again")
         }
         if header.version != 1 {
             findings.append(.xarError("xar-version", offset: 6, "the header declares version \(header.version), not 1"))
         }
         switch header.checksumScheme {
         case .none:
-            findings.append(.xarError("xar-checksum-none", offset: 24,
-                                   "the header's TOC checksum algorithm is \"none\": the TOC cannot be verified"))
+            findings.append(
+                .xarError(
+                    "xar-checksum-none", offset: 24,
+                    "the header's TOC checksum algorithm is \"none\": the TOC cannot be verified"))
         case .algorithm(let algorithm, _):
             if algorithm.isBroken {
-                findings.append(.xarWarning("xar-checksum-md5", offset: 24, "the TOC checksum algorithm is MD5, which is broken; use SHA-1 or better"))
+                findings.append(
+                    .xarWarning(
+                        "xar-checksum-md5", offset: 24,
+                        "the TOC checksum algorithm is MD5, which is broken; use SHA-1 or better"))
             }
         case .unknownCode(let code):
-            findings.append(.xarError("xar-checksum-none", offset: 24,
-                                   "the header's TOC checksum algorithm code \(code) is unknown: the TOC cannot be verified"))
+            findings.append(
+                .xarError(
+                    "xar-checksum-none", offset: 24,
+                    "the header's TOC checksum algorithm code \(code) is unknown: the TOC cannot be verified"))
         case .unknownName(let name):
-            findings.append(.xarError("xar-checksum-none", offset: 28,
-                                   "the header names the TOC checksum algorithm \"\(name)\", which is not supported: the TOC cannot be verified"))
+            findings.append(
+                .xarError(
+                    "xar-checksum-none", offset: 28,
+                    "the header names the TOC checksum algorithm \"\(name)\", which is not supported: the TOC cannot be verified"
+                ))
         case .sizeMismatch(let found, let expected):
-            throw XarError(rule: "xar-header-size",
-                           "the header is \(found) bytes with checksum code \(header.checksumAlgorithmCode); expected \(expected)",
-                           offset: 4, advice: "the header is damaged or hand-made; refuse the archive")
+            throw XarError(
+                rule: "xar-header-size",
+                "the header is \(found) bytes with checksum code \(header.checksumAlgorithmCode); expected \(expected)",
+                offset: 4, advice: "the header is damaged or hand-made; refuse the archive")
         }
         guard header.tocUncompressedLength <= limits.maxTOCBytes else {
-            throw XarError(rule: "xar-toc-too-large",
-                           "the header declares a \(header.tocUncompressedLength)-byte TOC, more than the \(limits.maxTOCBytes) allowed",
-                           offset: 16, advice: "refuse the archive; no real package has a TOC this large")
+            throw XarError(
+                rule: "xar-toc-too-large",
+                "the header declares a \(header.tocUncompressedLength)-byte TOC, more than the \(limits.maxTOCBytes) allowed",
+                offset: 16, advice: "refuse the archive; no real package has a TOC this large")
         }
         let available = fileSize >= UInt64(size) ? fileSize - UInt64(size) : 0
         guard header.tocCompressedLength <= available else {
-            throw XarError(rule: "xar-toc-length",
-                           "the header declares \(header.tocCompressedLength) compressed TOC bytes, but only \(available) follow the header",
-                           offset: 8, advice: "the archive is truncated or its header is wrong; rebuild or download it again")
+            throw XarError(
+                rule: "xar-toc-length",
+                "the header declares \(header.tocCompressedLength) compressed TOC bytes, but only \(available) follow the header",
+                offset: 8, advice: "the archive is truncated or its header is wrong; rebuild or download it again")
         }
         guard header.tocCompressedLength > 0 else {
-            throw XarError(rule: "xar-toc-length", "the header declares an empty TOC", offset: 8,
-                           advice: "the archive is damaged; rebuild it")
+            throw XarError(
+                rule: "xar-toc-length", "the header declares an empty TOC", offset: 8,
+                advice: "the archive is damaged; rebuild it")
         }
         return header
     }
@@ -143,8 +170,9 @@ public final class XarArchive: @unchecked Sendable {
     public func readAll(_ file: XarFile, maxBytes: Int) throws(XarError) -> [UInt8] {
         let declared = file.data?.size ?? 0
         guard declared <= UInt64(max(0, maxBytes)), declared < (1 << 40) else {
-            throw XarError(rule: nil, "the entry declares \(declared) bytes, more than the \(maxBytes) allowed here",
-                           entry: file.path, advice: "stream it with dataStream(for:) instead")
+            throw XarError(
+                rule: nil, "the entry declares \(declared) bytes, more than the \(maxBytes) allowed here",
+                entry: file.path, advice: "stream it with dataStream(for:) instead")
         }
         let stream = try dataStream(for: file)
         // Decoded straight into the array returned (no second copy): Boms run to tens of MB.
@@ -158,8 +186,9 @@ public final class XarArchive: @unchecked Sendable {
                     if n == 0 { break }
                     count += n
                     guard count <= Int(declared) else {
-                        throw XarError(rule: "xar-data-size", "the entry decodes to more than its declared \(declared) bytes",
-                                       entry: file.path, advice: "the archive is damaged or hostile; refuse it")
+                        throw XarError(
+                            rule: "xar-data-size", "the entry decodes to more than its declared \(declared) bytes",
+                            entry: file.path, advice: "the archive is damaged or hostile; refuse it")
                     }
                 }
             } catch {
@@ -180,12 +209,13 @@ public final class XarArchive: @unchecked Sendable {
                 let stream = try dataStream(for: file)
                 while try stream.read(into: buffer) > 0 {}
             } catch {
-                found.append(Finding(rule: error.rule ?? "xar-data-range", severity: .error, entry: error.entry ?? file.path,
-                                     offset: error.offset, message: error.message))
+                found.append(
+                    Finding(
+                        rule: error.rule ?? "xar-data-range", severity: .error, entry: error.entry ?? file.path,
+                        offset: error.offset, message: error.message))
             }
             if found.count >= limits.maxFindings { break }
         }
         return found
     }
 }
-

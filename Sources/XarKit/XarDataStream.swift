@@ -54,10 +54,13 @@ public final class XarDataStream {
             extractedIsArchived = false
             return
         }
-        let checker = HeapChecker(header: archive.header, fileSize: archive.fileSize, toc: archive.toc, limits: archive.limits)
+        let checker = HeapChecker(
+            header: archive.header, fileSize: archive.fileSize, toc: archive.toc, limits: archive.limits)
         guard let range = checker.absoluteRange(offset: data.offset, count: data.length) else {
-            throw XarError(rule: "xar-data-range", "the data (heap offset \(data.offset), \(data.length) bytes) lies outside the file",
-                           entry: file.path, advice: "the archive is truncated or damaged; refuse it")
+            throw XarError(
+                rule: "xar-data-range",
+                "the data (heap offset \(data.offset), \(data.length) bytes) lies outside the file",
+                entry: file.path, advice: "the archive is truncated or damaged; refuse it")
         }
         start = range.lowerBound
         length = data.length
@@ -68,19 +71,24 @@ public final class XarDataStream {
         extracted = try Self.expect(data.extractedChecksum, "extracted-checksum", "xar-extracted-checksum", file.path)
         extractedIsArchived = data.encoding == .stored && archived?.hasher.algorithm == extracted?.hasher.algorithm
         if length >= Self.readAheadThreshold {
-            readAhead = try? ReadAheadReader(file: descriptor, start: start, length: length, chunkSize: Self.readChunk,
-                                             hasher: archived?.hasher)
+            readAhead = try? ReadAheadReader(
+                file: descriptor, start: start, length: length, chunkSize: Self.readChunk,
+                hasher: archived?.hasher)
         }
     }
 
-    private static func expect(_ checksum: XarChecksum?, _ name: String, _ rule: String,
-                               _ path: String) throws(XarError) -> (hasher: DigestHasher, expected: [UInt8])? {
+    private static func expect(
+        _ checksum: XarChecksum?, _ name: String, _ rule: String,
+        _ path: String
+    ) throws(XarError) -> (hasher: DigestHasher, expected: [UInt8])? {
         // A missing checksum is reported once, with the archive's findings (`xar-checksum-missing`);
         // the bytes are still decoded so that every content rule can judge them.
         guard let checksum else { return nil }
         guard let algorithm = checksum.algorithm, checksum.digest.count == algorithm.byteCount else {
-            throw XarError(rule: rule, "the \(name) (style \"\(checksum.style)\", \(checksum.digest.count) bytes) is not a usable digest",
-                           entry: path, advice: "rebuild the package with SHA-1 or SHA-256 checksums")
+            throw XarError(
+                rule: rule,
+                "the \(name) (style \"\(checksum.style)\", \(checksum.digest.count) bytes) is not a usable digest",
+                entry: path, advice: "rebuild the package with SHA-1 or SHA-256 checksums")
         }
         return (DigestHasher(algorithm), checksum.digest)
     }
@@ -95,12 +103,14 @@ public final class XarDataStream {
         case .lzma: codec = .lzma
         case .xz: codec = .xz
         case .other(let style):
-            throw XarError(rule: "xar-encoding", "unknown data encoding \"\(style)\"", entry: entry,
-                           advice: "rebuild the package with zlib (application/x-gzip), bzip2, lzma, xz or stored data")
+            throw XarError(
+                rule: "xar-encoding", "unknown data encoding \"\(style)\"", entry: entry,
+                advice: "rebuild the package with zlib (application/x-gzip), bzip2, lzma, xz or stored data")
         }
         do { return try codec.makeDecoder() } catch {
-            throw XarError(rule: "xar-data-decode", "the \(codec) decoder could not start: \(error.reason)", entry: entry,
-                           advice: "the machine is out of memory; try again")
+            throw XarError(
+                rule: "xar-data-decode", "the \(codec) decoder could not start: \(error.reason)", entry: entry,
+                advice: "the machine is out of memory; try again")
         }
     }
 
@@ -151,8 +161,9 @@ public final class XarDataStream {
         if let readAhead {
             let chunk = try xarIO("reading \(entry)") { try readAhead.next() }
             guard let chunk, chunk.count == want else {
-                throw fail("xar-data-range", "the file ends inside the entry's data", at: position + UInt64(chunk?.count ?? 0),
-                           advice: "the archive is truncated; rebuild or download it again")
+                throw fail(
+                    "xar-data-range", "the file ends inside the entry's data", at: position + UInt64(chunk?.count ?? 0),
+                    advice: "the archive is truncated; rebuild or download it again")
             }
             storedBuffer = chunk
         } else {
@@ -162,8 +173,9 @@ public final class XarDataStream {
             let target = UnsafeMutableRawBufferPointer(rebasing: ownBuffer[0..<want])
             let got = try xarIO("reading \(entry)") { try descriptor.read(into: target, at: position) }
             guard got == want else {
-                throw fail("xar-data-range", "the file ends inside the entry's data", at: position + UInt64(got),
-                           advice: "the archive is truncated; rebuild or download it again")
+                throw fail(
+                    "xar-data-range", "the file ends inside the entry's data", at: position + UInt64(got),
+                    advice: "the archive is truncated; rebuild or download it again")
             }
             archived?.hasher.update(UnsafeRawBufferPointer(target))
             storedBuffer = UnsafeRawBufferPointer(target)
@@ -177,8 +189,9 @@ public final class XarDataStream {
     private func check(_ bytes: UnsafeRawBufferPointer) throws(XarError) {
         producedByteCount += UInt64(bytes.count)
         guard UInt64(bytes.count) <= size - decodedByteCount else {
-            throw fail("xar-data-size", "the data decodes to more than its declared size of \(size) bytes; decoding stopped",
-                       advice: "the archive is damaged or a decompression bomb; refuse it")
+            throw fail(
+                "xar-data-size", "the data decodes to more than its declared size of \(size) bytes; decoding stopped",
+                advice: "the archive is damaged or a decompression bomb; refuse it")
         }
         decodedByteCount += UInt64(bytes.count)
         if !extractedIsArchived { extracted?.hasher.update(bytes) }
@@ -186,11 +199,15 @@ public final class XarDataStream {
 
     /// Decodes the rest of the current chunk straight into `buffer`, giving the decoder room for at
     /// most one byte past the declared size, so a bomb stops the moment it would exceed it.
-    private func decodeStep(_ decoder: any StreamDecoder, into buffer: UnsafeMutableRawBufferPointer) throws(XarError) -> Int {
+    private func decodeStep(_ decoder: any StreamDecoder, into buffer: UnsafeMutableRawBufferPointer) throws(XarError)
+        -> Int
+    {
         let junkOffset = start + storedByteCount - UInt64(storedCount - storedPosition)
         if decoder.finished {
-            throw fail("xar-data-decode", "the compressed stream ends before the stored length of \(length) bytes; the rest is junk",
-                       at: junkOffset, advice: "the archive is damaged or hostile; refuse it")
+            throw fail(
+                "xar-data-decode",
+                "the compressed stream ends before the stored length of \(length) bytes; the rest is junk",
+                at: junkOffset, advice: "the archive is damaged or hostile; refuse it")
         }
         let remaining = size - decodedByteCount
         let room = remaining >= UInt64(buffer.count) ? buffer.count : Int(remaining) + 1
@@ -200,49 +217,59 @@ public final class XarDataStream {
         do {
             step = try decoder.decode(input, into: target)
         } catch {
-            throw fail("xar-data-decode", "the \(encoding.style) data is corrupt: \(error.reason)", at: start + error.inputOffset,
-                       advice: "the archive is damaged; rebuild or download it again")
+            throw fail(
+                "xar-data-decode", "the \(encoding.style) data is corrupt: \(error.reason)",
+                at: start + error.inputOffset,
+                advice: "the archive is damaged; rebuild or download it again")
         }
         storedPosition += step.consumed
         decoderMayHoldOutput = step.produced == room && !decoder.finished
         try check(UnsafeRawBufferPointer(rebasing: buffer[0..<step.produced]))
         if decoder.finished && (storedPosition < storedCount || storedByteCount < length) {
-            throw fail("xar-data-decode", "the compressed stream ends before the stored length of \(length) bytes; the rest is junk",
-                       at: start + storedByteCount - UInt64(storedCount - storedPosition),
-                       advice: "the archive is damaged or hostile; refuse it")
+            throw fail(
+                "xar-data-decode",
+                "the compressed stream ends before the stored length of \(length) bytes; the rest is junk",
+                at: start + storedByteCount - UInt64(storedCount - storedPosition),
+                advice: "the archive is damaged or hostile; refuse it")
         }
         if step.consumed == 0 && step.produced == 0 && !decoder.finished && storedPosition < storedCount {
-            throw fail("xar-data-decode", "the compressed data makes no progress", at: junkOffset,
-                       advice: "the archive is damaged; rebuild or download it again")
+            throw fail(
+                "xar-data-decode", "the compressed data makes no progress", at: junkOffset,
+                advice: "the archive is damaged; rebuild or download it again")
         }
         return step.produced
     }
 
     private func finishChecks() throws(XarError) {
         if let decoder, !decoder.finished {
-            throw fail("xar-data-decode", "the compressed stream is cut short at the end of its \(length) stored bytes",
-                       at: start + length, advice: "the archive is damaged; rebuild or download it again")
+            throw fail(
+                "xar-data-decode", "the compressed stream is cut short at the end of its \(length) stored bytes",
+                at: start + length, advice: "the archive is damaged; rebuild or download it again")
         }
         var archivedDigest: [UInt8]?
         if let archived {
             let digest = archived.hasher.finish()
             archivedDigest = digest
             guard digest == archived.expected else {
-                throw fail("xar-archived-checksum",
-                           "the stored bytes digest to \(Hex.encode(digest)), but the TOC records \(Hex.encode(archived.expected))",
-                           at: start, advice: "the archive is damaged or was altered; refuse it")
+                throw fail(
+                    "xar-archived-checksum",
+                    "the stored bytes digest to \(Hex.encode(digest)), but the TOC records \(Hex.encode(archived.expected))",
+                    at: start, advice: "the archive is damaged or was altered; refuse it")
             }
         }
         guard decodedByteCount == size else {
-            throw fail("xar-data-size", "the data decodes to \(decodedByteCount) bytes, but the TOC declares \(size)", at: start,
-                       advice: "the archive is damaged; refuse it")
+            throw fail(
+                "xar-data-size", "the data decodes to \(decodedByteCount) bytes, but the TOC declares \(size)",
+                at: start,
+                advice: "the archive is damaged; refuse it")
         }
         if let extracted {
             let digest = extractedIsArchived ? (archivedDigest ?? []) : extracted.hasher.finish()
             guard digest == extracted.expected else {
-                throw fail("xar-extracted-checksum",
-                           "the decoded bytes digest to \(Hex.encode(digest)), but the TOC records \(Hex.encode(extracted.expected))",
-                           at: start, advice: "the archive is damaged or was altered; refuse it")
+                throw fail(
+                    "xar-extracted-checksum",
+                    "the decoded bytes digest to \(Hex.encode(digest)), but the TOC records \(Hex.encode(extracted.expected))",
+                    at: start, advice: "the archive is damaged or was altered; refuse it")
             }
         }
     }

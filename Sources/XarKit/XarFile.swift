@@ -111,8 +111,10 @@ public struct XarData: Equatable, Sendable {
     public var extractedChecksum: XarChecksum?
 
     /// Data with every field given.
-    public init(offset: UInt64, length: UInt64, size: UInt64, encoding: XarEncoding,
-                archivedChecksum: XarChecksum?, extractedChecksum: XarChecksum?) {
+    public init(
+        offset: UInt64, length: UInt64, size: UInt64, encoding: XarEncoding,
+        archivedChecksum: XarChecksum?, extractedChecksum: XarChecksum?
+    ) {
         self.offset = offset
         self.length = length
         self.size = size
@@ -222,8 +224,10 @@ public struct XarTOC: Equatable, Sendable {
     public var signatures: [XarSignature] = []
 
     /// A TOC with every field given.
-    public init(checksum: XarTOCChecksum?, checksumCount: Int, creationTime: String?, hasSignature: Bool,
-                hasXSignature: Bool, files: [XarFile]) {
+    public init(
+        checksum: XarTOCChecksum?, checksumCount: Int, creationTime: String?, hasSignature: Bool,
+        hasXSignature: Bool, files: [XarFile]
+    ) {
         self.checksum = checksum
         self.checksumCount = checksumCount
         self.creationTime = creationTime

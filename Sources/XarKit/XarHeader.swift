@@ -43,8 +43,9 @@ public struct XarHeader: Equatable, Sendable {
     /// the declared size; nil when there are fewer than 28.
     public static func parse(_ bytes: [UInt8]) -> XarHeader? {
         guard bytes.count >= byteCount else { return nil }
-        var header = XarHeader(tocCompressedLength: bytes.uint64BE(at: 8), tocUncompressedLength: bytes.uint64BE(at: 16),
-                               checksumAlgorithmCode: bytes.uint32BE(at: 24))
+        var header = XarHeader(
+            tocCompressedLength: bytes.uint64BE(at: 8), tocUncompressedLength: bytes.uint64BE(at: 16),
+            checksumAlgorithmCode: bytes.uint32BE(at: 24))
         header.magic = bytes.uint32BE(at: 0)
         header.headerSize = bytes.uint16BE(at: 4)
         header.version = bytes.uint16BE(at: 6)
@@ -111,7 +112,9 @@ public enum XarHeaderChecksumScheme: Equatable, Sendable {
         let code = header.checksumAlgorithmCode
         guard code == XarHeader.otherChecksumCode, size != fixed else {
             guard size == fixed else {
-                self = .sizeMismatch(found: size, expected: "\(fixed) bytes: only checksum code 3 (a named algorithm) makes the header longer")
+                self = .sizeMismatch(
+                    found: size,
+                    expected: "\(fixed) bytes: only checksum code 3 (a named algorithm) makes the header longer")
                 return
             }
             switch code {
@@ -126,14 +129,18 @@ public enum XarHeaderChecksumScheme: Equatable, Sendable {
         }
         let extra = header.extraBytes
         guard let nul = extra.firstIndex(of: 0), nul > 0 else {
-            self = .sizeMismatch(found: size, expected: "a NUL-terminated algorithm name after the first \(fixed) bytes")
+            self = .sizeMismatch(
+                found: size, expected: "a NUL-terminated algorithm name after the first \(fixed) bytes")
             return
         }
         let name = String(decoding: extra[..<nul], as: UTF8.self)
         // xar 1.6.1 pads the name with zeros to a multiple of 4 bytes, at least to 64 bytes in all.
         let minimum = fixed + (nul + 1 + 3) / 4 * 4
         guard size >= minimum, size % 4 == 0, extra[nul...].allSatisfy({ $0 == 0 }) else {
-            self = .sizeMismatch(found: size, expected: "\(max(minimum, 64)) bytes for the algorithm name \"\(name)\", zero-padded to a multiple of 4")
+            self = .sizeMismatch(
+                found: size,
+                expected: "\(max(minimum, 64)) bytes for the algorithm name \"\(name)\", zero-padded to a multiple of 4"
+            )
             return
         }
         guard let algorithm = DigestAlgorithm(xarStyle: name), name.lowercased() != "none" else {

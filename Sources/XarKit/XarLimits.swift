@@ -12,8 +12,10 @@ public struct XarLimits: Sendable {
     public var maxFindings: Int
 
     /// The defaults: 64 MiB TOC, 1,000,000 files, 256 levels, 64 KiB texts, 10,000 findings.
-    public init(maxTOCBytes: UInt64 = 64 << 20, maxFiles: Int = 1_000_000, maxDepth: Int = 256,
-                maxTextBytes: Int = 65_536, maxFindings: Int = 10_000) {
+    public init(
+        maxTOCBytes: UInt64 = 64 << 20, maxFiles: Int = 1_000_000, maxDepth: Int = 256,
+        maxTextBytes: Int = 65_536, maxFindings: Int = 10_000
+    ) {
         self.maxTOCBytes = maxTOCBytes
         self.maxFiles = maxFiles
         self.maxDepth = maxDepth

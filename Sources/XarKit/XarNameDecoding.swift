@@ -20,7 +20,8 @@ struct XarNameDecoding: Equatable {
         case nil: break
         case "base64"?:
             guard let bytes = Base64.decode(text) else {
-                problem = "the base64 <name> \"\(text.prefix(120))\" is not valid base64; no reader can agree on this name"
+                problem =
+                    "the base64 <name> \"\(text.prefix(120))\" is not valid base64; no reader can agree on this name"
                 stored = text
                 return
             }
@@ -29,7 +30,8 @@ struct XarNameDecoding: Equatable {
             let cut = Self.libarchiveReading(ofBase64: text)
             if cut != name { libarchive = cut }
         case let other?:
-            problem = "the <name> has enctype=\"\(other.prefix(80))\"; xar defines only base64, so readers would disagree on this name"
+            problem =
+                "the <name> has enctype=\"\(other.prefix(80))\"; xar defines only base64, so readers would disagree on this name"
             stored = text
         }
     }

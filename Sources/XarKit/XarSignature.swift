@@ -14,8 +14,10 @@ public struct XarSignature: Equatable, Sendable {
     public var line: Int
 
     /// A signature description.
-    public init(element: String, style: String, offset: UInt64? = nil, size: UInt64? = nil,
-                certificateTexts: [String] = [], line: Int = 0) {
+    public init(
+        element: String, style: String, offset: UInt64? = nil, size: UInt64? = nil,
+        certificateTexts: [String] = [], line: Int = 0
+    ) {
         self.element = element
         self.style = style
         self.offset = offset

@@ -68,8 +68,10 @@ public struct XarSignatureCheck: Codable, Equatable, Sendable {
     }
 
     /// A check result.
-    public init(element: String, style: String, offset: UInt64?, size: UInt64?, status: Status, problem: String?,
-                certificates: [Certificate], certificateDER: [[UInt8]]) {
+    public init(
+        element: String, style: String, offset: UInt64?, size: UInt64?, status: Status, problem: String?,
+        certificates: [Certificate], certificateDER: [[UInt8]]
+    ) {
         self.element = element
         self.style = style
         self.offset = offset

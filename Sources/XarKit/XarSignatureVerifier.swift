@@ -18,8 +18,10 @@ enum XarSignatureVerifier {
     }
 
     /// Checks every signature; the findings are errors.
-    static func verify(_ signatures: [XarSignature], digest: [UInt8]?, algorithm: DigestAlgorithm?,
-                       heap: Heap) -> (checks: [XarSignatureCheck], findings: [Finding]) {
+    static func verify(
+        _ signatures: [XarSignature], digest: [UInt8]?, algorithm: DigestAlgorithm?,
+        heap: Heap
+    ) -> (checks: [XarSignatureCheck], findings: [Finding]) {
         var checks: [XarSignatureCheck] = []
         var findings: [Finding] = []
         for signature in signatures {
@@ -30,11 +32,14 @@ enum XarSignatureVerifier {
         return (checks, findings)
     }
 
-    private static func verify(_ signature: XarSignature, digest: [UInt8]?, algorithm: DigestAlgorithm?,
-                               heap: Heap) -> (XarSignatureCheck, Finding?) {
+    private static func verify(
+        _ signature: XarSignature, digest: [UInt8]?, algorithm: DigestAlgorithm?,
+        heap: Heap
+    ) -> (XarSignatureCheck, Finding?) {
         let label = signature.label
-        var check = XarSignatureCheck(element: signature.element, style: signature.style, offset: signature.offset,
-                                      size: signature.size, status: .invalid, problem: nil, certificates: [], certificateDER: [])
+        var check = XarSignatureCheck(
+            element: signature.element, style: signature.style, offset: signature.offset,
+            size: signature.size, status: .invalid, problem: nil, certificates: [], certificateDER: [])
         var start: UInt64?
         if let offset = signature.offset {
             let (sum, overflow) = heap.heapOffset.addingReportingOverflow(offset)
@@ -42,7 +47,9 @@ enum XarSignatureVerifier {
         }
         func fail(_ rule: String, _ problem: String, _ advice: String) -> (XarSignatureCheck, Finding?) {
             check.problem = problem
-            return (check, .xarError(rule, offset: start, "the \(label) (TOC line \(signature.line)) \(problem); \(advice)"))
+            return (
+                check, .xarError(rule, offset: start, "the \(label) (TOC line \(signature.line)) \(problem); \(advice)")
+            )
         }
         let resign = "re-sign the package (productsign) or fetch it again from its source"
 
@@ -51,7 +58,9 @@ enum XarSignatureVerifier {
             return fail("xar-signature-certificate", "lists no <X509Certificate>, so it cannot be verified", resign)
         }
         guard signature.certificateTexts.count <= maxCertificates else {
-            return fail("xar-signature-certificate", "lists \(signature.certificateTexts.count) certificates, more than the \(maxCertificates) read", resign)
+            return fail(
+                "xar-signature-certificate",
+                "lists \(signature.certificateTexts.count) certificates, more than the \(maxCertificates) read", resign)
         }
         var certificates: [X509Certificate] = []
         for (index, text) in signature.certificateTexts.enumerated() {
@@ -74,10 +83,13 @@ enum XarSignatureVerifier {
 
         // The signature bytes.
         guard let offset = signature.offset, let size = signature.size, let start else {
-            return fail("xar-signature-invalid", "lacks a valid <offset> or <size>, so its bytes cannot be found", resign)
+            return fail(
+                "xar-signature-invalid", "lacks a valid <offset> or <size>, so its bytes cannot be found", resign)
         }
         guard size > 0, size <= maxSignatureBytes else {
-            return fail("xar-signature-invalid", "declares \(size) signature bytes (at most \(maxSignatureBytes) are read)", resign)
+            return fail(
+                "xar-signature-invalid", "declares \(size) signature bytes (at most \(maxSignatureBytes) are read)",
+                resign)
         }
         guard start <= heap.fileSize, size <= heap.fileSize - start else {
             // HeapChecker reports the range itself (xar-data-range): no second finding.
@@ -91,34 +103,45 @@ enum XarSignatureVerifier {
             return fail("xar-signature-invalid", "cannot be read: \(error)", "check the file and the disk")
         }
         guard let digest, let algorithm else {
-            return fail("xar-signature-invalid", "cannot be verified: the TOC has no digest to check it against",
-                        "a signed TOC needs a SHA-1 (or better) TOC checksum; re-sign the package")
+            return fail(
+                "xar-signature-invalid", "cannot be verified: the TOC has no digest to check it against",
+                "a signed TOC needs a SHA-1 (or better) TOC checksum; re-sign the package")
         }
 
         switch signature.style.uppercased() {
         case "RSA":
             do {
-                guard try SignatureVerification.verifyRSA(signature: bytes, digest: digest, algorithm: algorithm, certificate: leaf) else {
-                    return fail("xar-signature-invalid",
-                                "does not verify against the TOC's \(algorithm.rawValue) digest with the key of \(leaf.subject): the TOC or the signature was changed after signing, or the certificate is not the signer's",
-                                resign)
+                guard
+                    try SignatureVerification.verifyRSA(
+                        signature: bytes, digest: digest, algorithm: algorithm, certificate: leaf)
+                else {
+                    return fail(
+                        "xar-signature-invalid",
+                        "does not verify against the TOC's \(algorithm.rawValue) digest with the key of \(leaf.subject): the TOC or the signature was changed after signing, or the certificate is not the signer's",
+                        resign)
                 }
             } catch {
-                return fail("xar-signature-certificate", "cannot be checked with certificate 1: \(error.message)", resign)
+                return fail(
+                    "xar-signature-certificate", "cannot be checked with certificate 1: \(error.message)", resign)
             }
         case "CMS":
             do {
                 let signers = try SignatureVerification.verifyCMS(bytes, content: digest, extra: certificates)
                 guard signers.contains(where: { $0.isSame(as: leaf) }) else {
-                    return fail("xar-signature-invalid",
-                                "is signed by \(signers.first?.subject ?? "an unknown certificate"), not by the certificate the TOC lists first (\(leaf.subject))",
-                                resign)
+                    return fail(
+                        "xar-signature-invalid",
+                        "is signed by \(signers.first?.subject ?? "an unknown certificate"), not by the certificate the TOC lists first (\(leaf.subject))",
+                        resign)
                 }
             } catch {
-                return fail("xar-signature-invalid", "does not verify against the TOC's \(algorithm.rawValue) digest: \(error.message)", resign)
+                return fail(
+                    "xar-signature-invalid",
+                    "does not verify against the TOC's \(algorithm.rawValue) digest: \(error.message)", resign)
             }
         default:
-            return fail("xar-signature-invalid", "has an unknown style, so it cannot be verified (RSA and CMS are known)", resign)
+            return fail(
+                "xar-signature-invalid", "has an unknown style, so it cannot be verified (RSA and CMS are known)",
+                resign)
         }
         check.status = .verified
         return (check, nil)
@@ -136,13 +159,20 @@ extension XarSignatureCheck {
             guard let leaf = chain.first else {
                 trust = .untrusted
                 trustProblem = "its certificates cannot be read"
-                return .xarError("xar-signature-untrusted", "the \(label) has no readable certificate, so it cannot lead to the trust anchor; sign the package with a certificate issued under the anchor")
+                return .xarError(
+                    "xar-signature-untrusted",
+                    "the \(label) has no readable certificate, so it cannot lead to the trust anchor; sign the package with a certificate issued under the anchor"
+                )
             }
-            if let problem = try CertificateChain.problem(leaf: leaf, intermediates: Array(chain.dropFirst()), anchors: anchors) {
+            if let problem = try CertificateChain.problem(
+                leaf: leaf, intermediates: Array(chain.dropFirst()), anchors: anchors)
+            {
                 trust = .untrusted
                 trustProblem = problem
-                return .xarError("xar-signature-untrusted",
-                                 "the \(label) chain from \(leaf.subject) does not lead to the trust anchor (\(problem)); sign the package with a certificate issued under the anchor, or give the right --trust-anchor")
+                return .xarError(
+                    "xar-signature-untrusted",
+                    "the \(label) chain from \(leaf.subject) does not lead to the trust anchor (\(problem)); sign the package with a certificate issued under the anchor, or give the right --trust-anchor"
+                )
             }
             trust = .trusted
             return nil

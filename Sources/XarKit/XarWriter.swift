@@ -1,9 +1,10 @@
 import IAPCore
 import XMLKit
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Writes a xar archive reproducibly: the same entries and options give the same bytes.
@@ -48,7 +49,8 @@ public final class XarWriter {
     public init(directTo output: FileDescriptor, reservedBytes: Int, options: XarWriterOptions) throws(XarError) {
         try Self.check(options)
         guard reservedBytes > XarHeader.byteCount + 64 else {
-            throw XarError(rule: nil, "\(reservedBytes) reserved bytes cannot hold a header and a TOC", advice: "reserve more")
+            throw XarError(
+                rule: nil, "\(reservedBytes) reserved bytes cannot hold a header and a TOC", advice: "reserve more")
         }
         self.options = options
         heap = output
@@ -58,11 +60,14 @@ public final class XarWriter {
 
     private static func check(_ options: XarWriterOptions) throws(XarError) {
         guard isISO8601Timestamp(options.creationTime) else {
-            throw XarError(rule: nil, "creation time \"\(options.creationTime)\" is not YYYY-MM-DDTHH:MM:SSZ",
-                           advice: "give an ISO-8601 UTC time such as 2024-01-01T00:00:00Z")
+            throw XarError(
+                rule: nil, "creation time \"\(options.creationTime)\" is not YYYY-MM-DDTHH:MM:SSZ",
+                advice: "give an ISO-8601 UTC time such as 2024-01-01T00:00:00Z")
         }
         guard (0...9).contains(options.compressionLevel) else {
-            throw XarError(rule: nil, "compression level \(options.compressionLevel) is not 0 to 9", advice: "give a level from 0 to 9")
+            throw XarError(
+                rule: nil, "compression level \(options.compressionLevel) is not 0 to 9",
+                advice: "give a level from 0 to 9")
         }
     }
 
@@ -94,8 +99,10 @@ public final class XarWriter {
     }
 
     /// Adds a regular file whose bytes `body` hands, in pieces, to the function it is given.
-    public func addFile(path: String, mode: UInt32 = 0o644, mtime: String, encoding: XarWriterEncoding,
-                        body: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
+    public func addFile(
+        path: String, mode: UInt32 = 0o644, mtime: String, encoding: XarWriterEncoding,
+        body: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void
+    ) throws {
         try checkNew(path: path, mtime: mtime)
         let data: XarData
         do {
@@ -113,7 +120,9 @@ public final class XarWriter {
 
     /// Adds a regular file whose whole content is in memory (a Bom, a PackageInfo): zlib data is made
     /// in one libdeflate call, at the level matching the writer's zlib level.
-    public func addFile(path: String, mode: UInt32 = 0o644, mtime: String, encoding: XarWriterEncoding, bytes: [UInt8]) throws {
+    public func addFile(path: String, mode: UInt32 = 0o644, mtime: String, encoding: XarWriterEncoding, bytes: [UInt8])
+        throws
+    {
         guard encoding == .zlib else {
             return try addFile(path: path, mode: mode, mtime: mtime, encoding: encoding) { sink in
                 try bytes.withUnsafeBytes { try sink($0) }
@@ -122,21 +131,27 @@ public final class XarWriter {
         try checkNew(path: path, mtime: mtime)
         let compressor = BlockCompressor(level: min(12, options.compressionLevel + 1))
         var stored = [UInt8](repeating: 0, count: compressor.zlibBound(bytes.count))
-        let count = bytes.withUnsafeBytes { input in stored.withUnsafeMutableBytes { compressor.zlib(input, into: $0) } }
-        guard count > 0 else { throw XarError(rule: nil, "libdeflate could not compress the entry", entry: path, advice: "report this") }
+        let count = bytes.withUnsafeBytes { input in stored.withUnsafeMutableBytes { compressor.zlib(input, into: $0) }
+        }
+        guard count > 0 else {
+            throw XarError(rule: nil, "libdeflate could not compress the entry", entry: path, advice: "report this")
+        }
         stored.removeLast(stored.count - count)
         try xarIO("writing the heap") { try heap.write(stored) }
         let style = options.checksum.rawValue
-        let data = XarData(offset: heapLength, length: UInt64(count), size: UInt64(bytes.count), encoding: .zlib,
-                           archivedChecksum: XarChecksum(style: style, digest: DigestHasher.digest(options.checksum, of: stored)),
-                           extractedChecksum: XarChecksum(style: style, digest: DigestHasher.digest(options.checksum, of: bytes)))
+        let data = XarData(
+            offset: heapLength, length: UInt64(count), size: UInt64(bytes.count), encoding: .zlib,
+            archivedChecksum: XarChecksum(style: style, digest: DigestHasher.digest(options.checksum, of: stored)),
+            extractedChecksum: XarChecksum(style: style, digest: DigestHasher.digest(options.checksum, of: bytes)))
         heapLength += UInt64(count)
         try add(path: path, type: .file, mode: mode, mtime: mtime, linkTarget: nil, data: data)
     }
 
     /// Adds a regular file with the bytes read from `source` (from its current position to its end).
-    public func addFile(path: String, mode: UInt32 = 0o644, mtime: String, encoding: XarWriterEncoding,
-                        contentsOf source: FileDescriptor) throws {
+    public func addFile(
+        path: String, mode: UInt32 = 0o644, mtime: String, encoding: XarWriterEncoding,
+        contentsOf source: FileDescriptor
+    ) throws {
         try addFile(path: path, mode: mode, mtime: mtime, encoding: encoding) { write in
             let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
             defer { buffer.deallocate() }
@@ -148,8 +163,10 @@ public final class XarWriter {
         }
     }
 
-    private func writeData(encoding: XarWriterEncoding,
-                           body: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws -> XarData {
+    private func writeData(
+        encoding: XarWriterEncoding,
+        body: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void
+    ) throws -> XarData {
         let archived = DigestHasher(options.checksum)
         let extracted = DigestHasher(options.checksum)
         let start = heapLength
@@ -181,25 +198,30 @@ public final class XarWriter {
         let archivedDigest = archived.finish()
         // Stored bytes are the extracted bytes: one digest serves both.
         let extractedDigest = encoding == .stored ? archivedDigest : extracted.finish()
-        return XarData(offset: start, length: written, size: size,
-                       encoding: encoding == .zlib ? .zlib : .stored,
-                       archivedChecksum: XarChecksum(style: style, digest: archivedDigest),
-                       extractedChecksum: XarChecksum(style: style, digest: extractedDigest))
+        return XarData(
+            offset: start, length: written, size: size,
+            encoding: encoding == .zlib ? .zlib : .stored,
+            archivedChecksum: XarChecksum(style: style, digest: archivedDigest),
+            extractedChecksum: XarChecksum(style: style, digest: extractedDigest))
     }
 
     private func checkNew(path: String, mtime: String) throws(XarError) {
         guard !finished else {
-            throw XarError(rule: nil, "the archive is already finished", entry: path, advice: "add entries before finish(to:)")
+            throw XarError(
+                rule: nil, "the archive is already finished", entry: path, advice: "add entries before finish(to:)")
         }
         guard isISO8601Timestamp(mtime) else {
-            throw XarError(rule: nil, "mtime \"\(mtime)\" is not YYYY-MM-DDTHH:MM:SSZ", entry: path,
-                           advice: "give an ISO-8601 UTC time such as 2024-01-01T00:00:00Z")
+            throw XarError(
+                rule: nil, "mtime \"\(mtime)\" is not YYYY-MM-DDTHH:MM:SSZ", entry: path,
+                advice: "give an ISO-8601 UTC time such as 2024-01-01T00:00:00Z")
         }
         let components = path.split(separator: "/", omittingEmptySubsequences: false)
         guard components.count <= Self.maxDepth,
-              components.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." && !$0.utf8.contains(0) }) else {
-            throw XarError(rule: nil, "the path is empty, absolute, too deep or has an empty, '.' or '..' component", entry: path,
-                           advice: "give a relative path such as NAME.pkg/Payload")
+            components.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." && !$0.utf8.contains(0) })
+        else {
+            throw XarError(
+                rule: nil, "the path is empty, absolute, too deep or has an empty, '.' or '..' component", entry: path,
+                advice: "give a relative path such as NAME.pkg/Payload")
         }
         guard indexByPath[path] == nil else {
             throw XarError(rule: nil, "the path was already added", entry: path, advice: "add each path once")
@@ -207,19 +229,24 @@ public final class XarWriter {
         if components.count > 1 {
             let parent = components.dropLast().joined(separator: "/")
             guard let index = indexByPath[parent], entries[index].type == .directory else {
-                throw XarError(rule: nil, "the parent directory \"\(parent)\" was not added first", entry: path,
-                               advice: "add parent directories before their children")
+                throw XarError(
+                    rule: nil, "the parent directory \"\(parent)\" was not added first", entry: path,
+                    advice: "add parent directories before their children")
             }
         }
     }
 
-    private func add(path: String, type: XarFileType, mode: UInt32, mtime: String, linkTarget: String?,
-                     data: XarData?) throws(XarError) {
+    private func add(
+        path: String, type: XarFileType, mode: UInt32, mtime: String, linkTarget: String?,
+        data: XarData?
+    ) throws(XarError) {
         try checkNew(path: path, mtime: mtime)
         let components = path.split(separator: "/")
         let index = entries.count
-        entries.append(Entry(id: UInt64(index + 1), name: String(components.last ?? ""), path: path, type: type,
-                             mode: mode & 0o7777, mtime: mtime, linkTarget: linkTarget, data: data))
+        entries.append(
+            Entry(
+                id: UInt64(index + 1), name: String(components.last ?? ""), path: path, type: type,
+                mode: mode & 0o7777, mtime: mtime, linkTarget: linkTarget, data: data))
         indexByPath[path] = index
         if components.count > 1, let parent = indexByPath[components.dropLast().joined(separator: "/")] {
             entries[parent].children.append(index)
@@ -234,7 +261,8 @@ public final class XarWriter {
         let rank = Dictionary(paths.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         func sorted(_ list: [Int]) -> [Int] {
             list.enumerated().sorted { a, b in
-                let ra = rank[entries[a.element].path] ?? Int.max, rb = rank[entries[b.element].path] ?? Int.max
+                let ra = rank[entries[a.element].path] ?? Int.max
+                let rb = rank[entries[b.element].path] ?? Int.max
                 return ra != rb ? ra < rb : a.offset < b.offset
             }.map(\.element)
         }
@@ -263,7 +291,9 @@ public final class XarWriter {
     /// Writes header, compressed TOC and heap to `output` at its current position.
     public func finish(to output: FileDescriptor) throws(XarError) {
         guard !finished, directStart == nil else {
-            throw XarError(rule: nil, "the archive is already finished, or writes in place", advice: "create a new writer for another archive")
+            throw XarError(
+                rule: nil, "the archive is already finished, or writes in place",
+                advice: "create a new writer for another archive")
         }
         finished = true
         renumber()
@@ -271,8 +301,9 @@ public final class XarWriter {
         var compressed: [UInt8] = []
         var text = TOCText(deflater: deflater) { compressed.append(contentsOf: $0) }
         try xarIO("compressing the TOC") { try writeTOC(to: &text) }
-        let header = XarHeader(tocCompressedLength: UInt64(compressed.count), tocUncompressedLength: text.length,
-                               checksumAlgorithmCode: options.headerChecksumCode)
+        let header = XarHeader(
+            tocCompressedLength: UInt64(compressed.count), tocUncompressedLength: text.length,
+            checksumAlgorithmCode: options.headerChecksumCode)
         let digest = DigestHasher.digest(options.checksum, of: compressed)
         try xarIO("writing \(output.path)") {
             try output.write(header.serialized())
@@ -286,7 +317,8 @@ public final class XarWriter {
     /// reserved room exactly, and the TOC digest. If the TOC outgrew the room, the heap is moved.
     public func finishInPlace() throws(XarError) {
         guard !finished, let start = directStart else {
-            throw XarError(rule: nil, "the archive is already finished, or does not write in place", advice: "use finish(to:)")
+            throw XarError(
+                rule: nil, "the archive is already finished, or does not write in place", advice: "use finish(to:)")
         }
         finished = true
         renumber()
@@ -294,9 +326,13 @@ public final class XarWriter {
         var text = TOCText(deflater: nil) { xml.append(contentsOf: $0) }
         try xarIO("writing the TOC") { try writeTOC(to: &text) }
         let output = heap
-        if let padded = PaddedZlibStream.make(xml, level: options.compressionLevel, length: Int(start) - XarHeader.byteCount) {
-            let header = XarHeader(tocCompressedLength: UInt64(padded.bytes.count), tocUncompressedLength: UInt64(padded.uncompressedLength),
-                                   checksumAlgorithmCode: options.headerChecksumCode)
+        if let padded = PaddedZlibStream.make(
+            xml, level: options.compressionLevel, length: Int(start) - XarHeader.byteCount)
+        {
+            let header = XarHeader(
+                tocCompressedLength: UInt64(padded.bytes.count),
+                tocUncompressedLength: UInt64(padded.uncompressedLength),
+                checksumAlgorithmCode: options.headerChecksumCode)
             try xarIO("writing \(output.path)") {
                 try output.write(header.serialized(), at: 0)
                 try output.write(padded.bytes, at: UInt64(XarHeader.byteCount))
@@ -305,7 +341,8 @@ public final class XarWriter {
             return
         }
         // Rare: the TOC does not fit the reserved room. Move the data aside and write the usual way.
-        let folder = output.path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        let folder = output.path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(
+            separator: "/")
         let temporary = try Self.temporaryHeap(in: folder.isEmpty ? "." : folder)
         try xarIO("moving the heap of \(output.path)") {
             try temporary.append(from: output, offset: heapFileOffset, count: heapLength)
@@ -322,7 +359,9 @@ public final class XarWriter {
     private func writeTOC(to text: inout TOCText) throws {
         let digestSize = UInt64(options.checksum.byteCount)
         try text.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<xar>\n <toc>\n")
-        try text.append("  <checksum style=\"\(options.checksum.rawValue)\">\n   <offset>0</offset>\n   <size>\(digestSize)</size>\n  </checksum>\n")
+        try text.append(
+            "  <checksum style=\"\(options.checksum.rawValue)\">\n   <offset>0</offset>\n   <size>\(digestSize)</size>\n  </checksum>\n"
+        )
         try text.append("  <creation-time>\(options.creationTime)</creation-time>\n")
         for index in topLevel { try appendFile(index, depth: 2, heapBase: digestSize, to: &text) }
         try text.append(" </toc>\n</xar>\n")
@@ -348,8 +387,10 @@ public final class XarWriter {
             xml += "\(pad)  <length>\(data.length)</length>\n"
             xml += "\(pad)  <size>\(data.size)</size>\n"
             xml += "\(pad)  <encoding style=\"\(data.encoding.style)\"/>\n"
-            xml += "\(pad)  <archived-checksum style=\"\(style)\">\(Hex.encode(data.archivedChecksum?.digest ?? []))</archived-checksum>\n"
-            xml += "\(pad)  <extracted-checksum style=\"\(style)\">\(Hex.encode(data.extractedChecksum?.digest ?? []))</extracted-checksum>\n"
+            xml +=
+                "\(pad)  <archived-checksum style=\"\(style)\">\(Hex.encode(data.archivedChecksum?.digest ?? []))</archived-checksum>\n"
+            xml +=
+                "\(pad)  <extracted-checksum style=\"\(style)\">\(Hex.encode(data.extractedChecksum?.digest ?? []))</extracted-checksum>\n"
             xml += "\(pad) </data>\n"
         }
         try text.append(xml)

@@ -2,11 +2,15 @@
 /// values (anywhere or on the header's fields), and splices from another seed.
 enum ByteMutator {
     /// 32-bit values that tend to break length and count arithmetic.
-    static let interesting32: [UInt32] = [0, 1, 2, 0x7F, 0x80, 0xFF, 0x100, 0x7FFF, 0x8000, 0xFFFF, 0x1_0000,
-                                          0x7FFF_FFFF, 0x8000_0000, 0xFFFF_FFFE, 0xFFFF_FFFF, 28, 4096]
+    static let interesting32: [UInt32] = [
+        0, 1, 2, 0x7F, 0x80, 0xFF, 0x100, 0x7FFF, 0x8000, 0xFFFF, 0x1_0000,
+        0x7FFF_FFFF, 0x8000_0000, 0xFFFF_FFFE, 0xFFFF_FFFF, 28, 4096,
+    ]
     /// 64-bit values that tend to break length and offset arithmetic.
-    static let interesting64: [UInt64] = [0, 1, 28, 0x7FFF_FFFF, 0xFFFF_FFFF, 0x1_0000_0000, 0x7FFF_FFFF_FFFF_FFFF,
-                                          0x8000_0000_0000_0000, 0xFFFF_FFFF_FFFF_FFFF, 0xFFFF_FFFF_FFFF_FFE4, 1 << 40, 64 << 20]
+    static let interesting64: [UInt64] = [
+        0, 1, 28, 0x7FFF_FFFF, 0xFFFF_FFFF, 0x1_0000_0000, 0x7FFF_FFFF_FFFF_FFFF,
+        0x8000_0000_0000_0000, 0xFFFF_FFFF_FFFF_FFFF, 0xFFFF_FFFF_FFFF_FFE4, 1 << 40, 64 << 20,
+    ]
     /// The largest input this fuzzer writes.
     static let maxInputBytes = 4 << 20
 
@@ -14,7 +18,8 @@ enum ByteMutator {
     static func truncate(_ bytes: inout [UInt8], _ random: inout SplitMix64) -> String {
         guard !bytes.isEmpty else { return "empty" }
         let tocEnd = bytes.count >= 28 ? Int(min(UInt64(bytes.count), 28 &+ bytes.uint64BE(at: 8))) : bytes.count
-        let cut = random.chance(1, in: 3) ? random.below(max(1, min(bytes.count, tocEnd + 64))) : random.below(bytes.count)
+        let cut =
+            random.chance(1, in: 3) ? random.below(max(1, min(bytes.count, tocEnd + 64))) : random.below(bytes.count)
         bytes.removeSubrange(cut...)
         return "cut at \(cut)"
     }
@@ -23,13 +28,13 @@ enum ByteMutator {
     static func flipBits(_ bytes: inout [UInt8], _ random: inout SplitMix64) -> String {
         guard !bytes.isEmpty else { return "empty" }
         let flips = random.inRange(1...8)
-        var where_: [Int] = []
+        var location: [Int] = []
         for _ in 0..<flips {
             let offset = random.below(bytes.count)
             bytes[offset] ^= UInt8(1 << random.below(8))
-            where_.append(offset)
+            location.append(offset)
         }
-        return "\(flips) bit flips at \(where_)"
+        return "\(flips) bit flips at \(location)"
     }
 
     /// Overwrites 1–16 scattered bytes, or a run of up to 64 bytes, with random values.
@@ -39,7 +44,9 @@ enum ByteMutator {
             let start = random.below(bytes.count)
             let length = min(bytes.count - start, random.inRange(1...64))
             let fill = random.pick([UInt8(0), 0xFF, 0x41, UInt8(truncatingIfNeeded: random.next())])
-            for i in start..<(start + length) { bytes[i] = random.chance(1, in: 2) ? fill : UInt8(truncatingIfNeeded: random.next()) }
+            for i in start..<(start + length) {
+                bytes[i] = random.chance(1, in: 2) ? fill : UInt8(truncatingIfNeeded: random.next())
+            }
             return "overwrote \(length) bytes at \(start)"
         }
         let count = random.inRange(1...16)
@@ -68,16 +75,20 @@ enum ByteMutator {
         switch random.below(5) {
         case 0:
             let value = random.pick([UInt16(0), 1, 27, 29, 64, 0xFFFF])
-            bytes[4] = UInt8(value >> 8); bytes[5] = UInt8(truncatingIfNeeded: value)
+            bytes[4] = UInt8(value >> 8)
+            bytes[5] = UInt8(truncatingIfNeeded: value)
             return "header size -> \(value)"
         case 1:
             let value = random.pick([UInt16(0), 2, 0xFFFF])
-            bytes[6] = UInt8(value >> 8); bytes[7] = UInt8(truncatingIfNeeded: value)
+            bytes[6] = UInt8(value >> 8)
+            bytes[7] = UInt8(truncatingIfNeeded: value)
             return "version -> \(value)"
         case 2, 3:
             let field = random.pick([8, 16])
             let current = bytes.uint64BE(at: field)
-            let value = random.chance(1, in: 2) ? random.pick(interesting64) : current &+ UInt64(bitPattern: Int64(random.inRange(-3...3)))
+            let value =
+                random.chance(1, in: 2)
+                ? random.pick(interesting64) : current &+ UInt64(bitPattern: Int64(random.inRange(-3...3)))
             XarSurgery.overwriteBE(&bytes, at: field, value)
             return "\(field == 8 ? "compressed" : "uncompressed") TOC length \(current) -> \(value)"
         default:

@@ -22,7 +22,9 @@ enum ByteSearch {
 
     /// The decimal number spelled by `bytes[range]`, if it is only digits and fits in 64 bits.
     static func decimal(_ bytes: [UInt8], _ range: Range<Int>) -> UInt64? {
-        guard !range.isEmpty, range.count <= 20, range.lowerBound >= 0, range.upperBound <= bytes.count else { return nil }
+        guard !range.isEmpty, range.count <= 20, range.lowerBound >= 0, range.upperBound <= bytes.count else {
+            return nil
+        }
         var value: UInt64 = 0
         for byte in bytes[range] {
             guard (0x30...0x39).contains(byte) else { return nil }
@@ -36,7 +38,9 @@ enum ByteSearch {
 
     /// The octal number spelled by `bytes[range]`, if it is only octal digits and fits in 64 bits.
     static func octal(_ bytes: [UInt8], _ range: Range<Int>) -> UInt64? {
-        guard !range.isEmpty, range.count <= 21, range.lowerBound >= 0, range.upperBound <= bytes.count else { return nil }
+        guard !range.isEmpty, range.count <= 21, range.lowerBound >= 0, range.upperBound <= bytes.count else {
+            return nil
+        }
         var value: UInt64 = 0
         for byte in bytes[range] {
             guard (0x30...0x37).contains(byte) else { return nil }

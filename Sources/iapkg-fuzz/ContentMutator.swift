@@ -5,10 +5,12 @@ enum ContentMutator {
     static let executableHeads: [[UInt8]] = [
         [0xFE, 0xED, 0xFA, 0xCE], [0xFE, 0xED, 0xFA, 0xCF], [0xCE, 0xFA, 0xED, 0xFE], [0xCF, 0xFA, 0xED, 0xFE],
         [0xCA, 0xFE, 0xBA, 0xBE, 0, 0, 0, 2, 0, 0, 0, 7, 0, 0, 0, 3, 0, 0, 0, 0x40, 0, 0, 0, 0x10, 0, 0, 0, 0],
-        [0xCA, 0xFE, 0xBA, 0xBE, 0, 0, 0, 0x34], [0xCA, 0xFE, 0xBA, 0xBF, 0, 0, 0, 1], [0xBE, 0xBA, 0xFE, 0xCA, 2, 0, 0, 0],
+        [0xCA, 0xFE, 0xBA, 0xBE, 0, 0, 0, 0x34], [0xCA, 0xFE, 0xBA, 0xBF, 0, 0, 0, 1],
+        [0xBE, 0xBA, 0xFE, 0xCA, 2, 0, 0, 0],
         [0xCA, 0xFE, 0xBA, 0xBE, 0xFF, 0xFF, 0xFF, 0xFF], [0x7F, 0x45, 0x4C, 0x46, 2, 1, 1], Array("MZ".utf8),
         Array("MZ".utf8) + Array(repeating: 0, count: 58) + [0x40, 0, 0, 0] + Array("PE".utf8) + [0, 0],
-        Array("MZ".utf8) + Array(repeating: 0, count: 58) + [0xFF, 0xFF, 0xFF, 0x7F], [0, 0x61, 0x73, 0x6D, 1, 0, 0, 0],
+        Array("MZ".utf8) + Array(repeating: 0, count: 58) + [0xFF, 0xFF, 0xFF, 0x7F],
+        [0, 0x61, 0x73, 0x6D, 1, 0, 0, 0],
         Array("#!/bin/sh\n".utf8), Array("!<arch>\n".utf8),
     ]
 
@@ -17,11 +19,17 @@ enum ContentMutator {
         ("<plist", "<!DOCTYPE plist [<!ENTITY x \"y\">]><plist"),
         ("<plist", "<!DOCTYPE plist SYSTEM \"file:///etc/passwd\"><plist"),
         ("<dict>", "<array>"), ("</dict>", "</array>"), ("<string>1.0</string>", "<string>1..0</string>"),
-        ("<string>1.0</string>", "<string>99999999999999999999999.1</string>"), ("<string>1.0</string>", "<integer>1</integer>"),
+        ("<string>1.0</string>", "<string>99999999999999999999999.1</string>"),
+        ("<string>1.0</string>", "<integer>1</integer>"),
         ("<string>1.0</string>", "<string>1.0.0.0.0</string>"), ("<string>1.0</string>", "<string></string>"),
-        ("com.example.fuzz", "../../etc"), ("com.example.fuzz", ""), ("com.example.fuzz", String(repeating: "a", count: 101)),
-        ("com.example.fuzz", "com.exa\u{0}mple"), ("<key>ContentVersion</key>", "<key>ContentVersion</key><string>2</string><key>ContentVersion</key>"),
-        ("<dict>", "<dict><key>Folder</key><data>////</data><key>Nested</key><dict><key>a</key><real>1e999</real></dict>"),
+        ("com.example.fuzz", "../../etc"), ("com.example.fuzz", ""),
+        ("com.example.fuzz", String(repeating: "a", count: 101)),
+        ("com.example.fuzz", "com.exa\u{0}mple"),
+        ("<key>ContentVersion</key>", "<key>ContentVersion</key><string>2</string><key>ContentVersion</key>"),
+        (
+            "<dict>",
+            "<dict><key>Folder</key><data>////</data><key>Nested</key><dict><key>a</key><real>1e999</real></dict>"
+        ),
         ("</plist>", ""), ("<?xml", "\u{FEFF}<?xml"), ("UTF-8", "UTF-16"),
     ]
 
@@ -54,7 +62,9 @@ enum ContentMutator {
             return "32-bit field at \(offset) -> 0x\(String(value, radix: 16))"
         case 4:
             // A run of digits in text (numberOfFiles, installKBytes, version) replaced.
-            let digitStarts = bytes.indices.filter { (0x30...0x39).contains(bytes[$0]) && ($0 == 0 || !(0x30...0x39).contains(bytes[$0 - 1])) }
+            let digitStarts = bytes.indices.filter {
+                (0x30...0x39).contains(bytes[$0]) && ($0 == 0 || !(0x30...0x39).contains(bytes[$0 - 1]))
+            }
             guard !digitStarts.isEmpty else { return nil }
             let start = random.pick(digitStarts)
             var end = start
@@ -74,7 +84,9 @@ enum ContentMutator {
             return "deleted \(length) bytes at \(start)"
         case 6:
             if random.chance(1, in: 4) {
-                bytes = Array("bplist00".utf8) + (0..<random.inRange(0...64)).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+                bytes =
+                    Array("bplist00".utf8)
+                    + (0..<random.inRange(0...64)).map { _ in UInt8(truncatingIfNeeded: random.next()) }
                 return "replaced by a broken binary plist"
             }
             bytes = []

@@ -24,10 +24,11 @@ enum CpioMutator {
         var found: [Member] = []
         var position = 0
         while found.count < 10_000, position + headerSize <= cpio.count,
-              ByteSearch.octal(cpio, position..<(position + 6)) == 0o70707,
-              let nameSize = ByteSearch.octal(cpio, (position + 59)..<(position + 65)),
-              let fileSize = ByteSearch.octal(cpio, (position + 65)..<(position + 76)),
-              nameSize < 1 << 20, fileSize < 1 << 30 {
+            ByteSearch.octal(cpio, position..<(position + 6)) == 0o70707,
+            let nameSize = ByteSearch.octal(cpio, (position + 59)..<(position + 65)),
+            let fileSize = ByteSearch.octal(cpio, (position + 65)..<(position + 76)),
+            nameSize < 1 << 20, fileSize < 1 << 30
+        {
             let member = Member(start: position, nameSize: Int(nameSize), fileSize: Int(fileSize))
             found.append(member)
             position += member.total
@@ -36,12 +37,16 @@ enum CpioMutator {
     }
 
     /// Mode values with a point: every file type, setuid/setgid/sticky, nonsense.
-    static let modes: [UInt64] = [0o100644, 0o100755, 0o104755, 0o102755, 0o101777, 0o120777, 0o040755, 0o010644,
-                                  0o020644, 0o060644, 0o140644, 0o000000, 0o177777, 0o160644, 0o130644]
+    static let modes: [UInt64] = [
+        0o100644, 0o100755, 0o104755, 0o102755, 0o101777, 0o120777, 0o040755, 0o010644,
+        0o020644, 0o060644, 0o140644, 0o000000, 0o177777, 0o160644, 0o130644,
+    ]
     /// Paths that must be refused inside a Payload.
-    static let hostilePaths = ["./Contents/../../etc/passwd", "/etc/passwd", "Contents/x", "./ContentInfo.plist", ".", "./",
-                               "./Contents/x.app/y", "./Contents/a\u{0}b", "./Contents/" + String(repeating: "n", count: 300),
-                               "TRAILER!!!", "./Contents//x", "./Contents/./x", "./Contents/\u{202E}txt.exe", "../x", ""]
+    static let hostilePaths = [
+        "./Contents/../../etc/passwd", "/etc/passwd", "Contents/x", "./ContentInfo.plist", ".", "./",
+        "./Contents/x.app/y", "./Contents/a\u{0}b", "./Contents/" + String(repeating: "n", count: 300),
+        "TRAILER!!!", "./Contents//x", "./Contents/./x", "./Contents/\u{202E}txt.exe", "../x", "",
+    ]
 
     /// Changes the gzip'd cpio `payload`; returns what it did.
     static func mutate(_ payload: inout [UInt8], _ random: inout SplitMix64) -> String? {
@@ -53,17 +58,21 @@ enum CpioMutator {
         switch random.below(9) {
         case 0, 1:
             let field = random.pick(fields)
-            let current = ByteSearch.octal(cpio, (member.start + field.offset)..<(member.start + field.offset + field.width)) ?? 0
+            let current =
+                ByteSearch.octal(cpio, (member.start + field.offset)..<(member.start + field.offset + field.width)) ?? 0
             let value: [UInt8]
             switch random.below(4) {
             case 0: value = ByteSearch.octalText(current &+ UInt64(random.inRange(1...2)), width: field.width)
             case 1: value = ByteSearch.octalText(current &- UInt64(random.inRange(1...2)), width: field.width)
             case 2: value = Array(String(repeating: random.pick(["0", "7", "9", " ", "x"]), count: field.width).utf8)
-            default: value = ByteSearch.octalText(UInt64(random.pick([0, 1, 2, 0o777777, 0o7777, 0o77777777777, 0o70707])),
-                                                  width: field.width)
+            default:
+                value = ByteSearch.octalText(
+                    UInt64(random.pick([0, 1, 2, 0o777777, 0o7777, 0o77777777777, 0o70707])),
+                    width: field.width)
             }
             let clipped = Array(value.suffix(field.width))
-            cpio.replaceSubrange((member.start + field.offset)..<(member.start + field.offset + field.width), with: clipped)
+            cpio.replaceSubrange(
+                (member.start + field.offset)..<(member.start + field.offset + field.width), with: clipped)
             description = "member at \(member.start): \(field.name) -> \(String(decoding: clipped, as: UTF8.self))"
         case 2:
             let mode = random.pick(modes)
@@ -76,7 +85,8 @@ enum CpioMutator {
             let nameStart = member.start + headerSize
             cpio.replaceSubrange(nameStart..<min(cpio.count, nameStart + member.nameSize), with: name)
             if random.chance(7, in: 8) {
-                cpio.replaceSubrange((member.start + 59)..<(member.start + 65), with: ByteSearch.octalText(UInt64(name.count), width: 6))
+                cpio.replaceSubrange(
+                    (member.start + 59)..<(member.start + 65), with: ByteSearch.octalText(UInt64(name.count), width: 6))
             }
             description = "member at \(member.start): name -> \(path.prefix(40).debugDescription)"
         case 4:
@@ -100,11 +110,13 @@ enum CpioMutator {
             let body = Array(random.pick(TOCMutator.hostileTargets).utf8)
             let bodyStart = min(cpio.count, member.start + headerSize + member.nameSize)
             cpio.replaceSubrange(bodyStart..<min(cpio.count, bodyStart + member.fileSize), with: body)
-            cpio.replaceSubrange((member.start + 65)..<(member.start + 76), with: ByteSearch.octalText(UInt64(body.count), width: 11))
+            cpio.replaceSubrange(
+                (member.start + 65)..<(member.start + 76), with: ByteSearch.octalText(UInt64(body.count), width: 11))
             if random.chance(1, in: 2) {
                 cpio.replaceSubrange((member.start + 18)..<(member.start + 24), with: Array("120777".utf8))
             }
-            description = "member at \(member.start): body -> \(String(decoding: body.prefix(30), as: UTF8.self).debugDescription)"
+            description =
+                "member at \(member.start): body -> \(String(decoding: body.prefix(30), as: UTF8.self).debugDescription)"
         case 7:
             let cut = random.below(cpio.count)
             cpio.removeSubrange(cut...)
@@ -116,9 +128,11 @@ enum CpioMutator {
         }
         payload = XarSurgery.deflate(cpio, format: .gzip, level: Int32(random.inRange(1...9)))
         switch random.below(12) {
-        case 0: payload += XarSurgery.deflate(Array("more".utf8), format: .gzip, level: 6)
+        case 0:
+            payload += XarSurgery.deflate(Array("more".utf8), format: .gzip, level: 6)
             return description + " + second gzip member"
-        case 1: payload += [0, 0, 0, 0, 0x1F]
+        case 1:
+            payload += [0, 0, 0, 0, 0x1F]
             return description + " + junk after gzip"
         default: return description
         }

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Names a crash by where it happened, from the Swift runtime's backtrace: the runtime failure
@@ -22,7 +22,9 @@ enum CrashSignature {
             } else if failure == nil, let at = ByteSearch.find(fatalMark, in: line) {
                 failure = String(decoding: line[at...].prefix(120), as: UTF8.self)
             }
-            if frame == nil, let at = ByteSearch.find(sourcesMark, in: line), ByteSearch.find(fuzzerMark, in: line) == nil {
+            if frame == nil, let at = ByteSearch.find(sourcesMark, in: line),
+                ByteSearch.find(fuzzerMark, in: line) == nil
+            {
                 frame = String(decoding: line[(at + sourcesMark.count)...], as: UTF8.self)
             }
         }

@@ -22,22 +22,28 @@ enum EntryDataMutator {
     static func entries(_ toc: TOCText) -> [Entry] {
         toc.leafFileElements().compactMap { element in
             guard let data = toc.leaves("data", within: element, limit: 1).first,
-                  let offsetText = toc.text(of: "offset", in: data.content), let offset = UInt64(offsetText),
-                  let lengthText = toc.text(of: "length", in: data.content), let length = UInt64(lengthText) else { return nil }
+                let offsetText = toc.text(of: "offset", in: data.content), let offset = UInt64(offsetText),
+                let lengthText = toc.text(of: "length", in: data.content), let length = UInt64(lengthText)
+            else { return nil }
             let encoding = toc.leaves("encoding", within: data.content, limit: 1).first
             let style = encoding.flatMap { toc.attribute("style", in: $0.attributes) } ?? "application/octet-stream"
-            return Entry(element: element, name: toc.text(of: "name", in: element) ?? "", data: data.whole,
-                         offset: offset, length: length, encodingStyle: style)
+            return Entry(
+                element: element, name: toc.text(of: "name", in: element) ?? "", data: data.whole,
+                offset: offset, length: length, encodingStyle: style)
         }
     }
 
     /// Applies `change` to the decoded data of one entry (chosen by `choose`) and rewrites it. Returns
     /// the description `change` gave, or nil when no entry decodes or `change` declined.
-    static func mutate(_ parts: inout XarParts, _ random: inout SplitMix64, choose: ([Entry], inout SplitMix64) -> Entry?,
-                       change: (inout [UInt8], String, inout SplitMix64) -> String?) -> String? {
+    static func mutate(
+        _ parts: inout XarParts, _ random: inout SplitMix64, choose: ([Entry], inout SplitMix64) -> Entry?,
+        change: (inout [UInt8], String, inout SplitMix64) -> String?
+    ) -> String? {
         let toc = TOCText(bytes: parts.tocXML)
         guard let entry = choose(entries(toc), &random) else { return nil }
-        guard entry.offset <= UInt64(parts.heap.count), entry.length <= UInt64(parts.heap.count) - entry.offset else { return nil }
+        guard entry.offset <= UInt64(parts.heap.count), entry.length <= UInt64(parts.heap.count) - entry.offset else {
+            return nil
+        }
         let stored = Array(parts.heap[Int(entry.offset)..<Int(entry.offset + entry.length)])
         let zlib = entry.encodingStyle.contains("gzip")
         guard zlib || entry.encodingStyle.contains("octet-stream") else { return nil }

@@ -46,7 +46,9 @@ struct FuzzOptions {
         }
         func number(_ name: String) throws(UsageError) -> UInt64 {
             let text = try value(name)
-            guard let parsed = UInt64(text) else { throw UsageError(description: "\(name) wants a whole number, not '\(text)'") }
+            guard let parsed = UInt64(text) else {
+                throw UsageError(description: "\(name) wants a whole number, not '\(text)'")
+            }
             return parsed
         }
         while index < arguments.count {
@@ -57,13 +59,16 @@ struct FuzzOptions {
             case "--timeout-seconds":
                 let text = try value(argument)
                 guard let seconds = Double(text), seconds > 0, seconds <= 3600 else {
-                    throw UsageError(description: "--timeout-seconds wants a number of seconds in (0, 3600], not '\(text)'")
+                    throw UsageError(
+                        description: "--timeout-seconds wants a number of seconds in (0, 3600], not '\(text)'")
                 }
                 options.timeoutSeconds = seconds
             case "--out": options.outputDirectory = try value(argument)
             case "--batch-size":
                 options.batchSize = try number(argument)
-                guard (1...100_000).contains(options.batchSize) else { throw UsageError(description: "--batch-size wants 1…100000") }
+                guard (1...100_000).contains(options.batchSize) else {
+                    throw UsageError(description: "--batch-size wants 1…100000")
+                }
             case "--run": options.reproducePath = try value(argument)
             case "--seeds-only": options.seedsOnly = true
             case "--list-valid": options.listValid = try number(argument)

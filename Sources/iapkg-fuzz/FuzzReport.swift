@@ -1,8 +1,10 @@
 /// The end-of-run summary: totals, rate, findings and a per-mutator table.
 enum FuzzReport {
     /// The report text.
-    static func render(options: FuzzOptions, seeds: [Seed], counters: SharedCounters, findings: [Supervisor.Finding],
-                       seconds: Double, children: Int) -> String {
+    static func render(
+        options: FuzzOptions, seeds: [Seed], counters: SharedCounters, findings: [Supervisor.Finding],
+        seconds: Double, children: Int
+    ) -> String {
         let crashes = findings.filter { $0.kind == "crash" }.count
         let hangs = findings.filter { $0.kind == "hang" }.count
         let run = counters.completed + UInt64(findings.count)
@@ -17,12 +19,14 @@ enum FuzzReport {
             "time: \(format(seconds, 1)) s, \(format(rate, 0)) inputs/s, \(children) child processes",
             "peak child resident memory: \(counters.peakRSSKiB / 1024) MiB",
             "",
-            pad("mutator", 20) + pad("runs", 10, right: true) + pad("opened", 10, right: true) + pad("valid", 10, right: true),
+            pad("mutator", 20) + pad("runs", 10, right: true) + pad("opened", 10, right: true)
+                + pad("valid", 10, right: true),
         ]
         for mutator in Mutator.allCases {
             let tally = counters.tally(mutator)
-            lines.append(pad(mutator.name, 20) + pad(String(tally.runs), 10, right: true)
-                         + pad(String(tally.opened), 10, right: true) + pad(String(tally.valid), 10, right: true))
+            lines.append(
+                pad(mutator.name, 20) + pad(String(tally.runs), 10, right: true)
+                    + pad(String(tally.opened), 10, right: true) + pad(String(tally.valid), 10, right: true))
         }
         lines.append("(opened: XarArchive.open accepted the input; valid: the validator found no error)")
         var bySignature: [String: [Supervisor.Finding]] = [:]

@@ -29,7 +29,9 @@ struct InputGenerator {
         var random = SplitMix64(seed: runSeed, index: index)
         let mutator = Mutator.choose(&random)
         var seed = seeds[random.below(seeds.count)]
-        if mutator == .payloadCpio, !seed.hasPayload, let product = seeds.first(where: { $0.hasPayload }) { seed = product }
+        if mutator == .payloadCpio, !seed.hasPayload, let product = seeds.first(where: { $0.hasPayload }) {
+            seed = product
+        }
         var bytes = seed.bytes
         let description: String
         switch mutator {
@@ -43,14 +45,19 @@ struct InputGenerator {
             guard var parts = seed.parts else { return fallback(seed, &random) }
             var steps: [String] = []
             for _ in 0..<random.inRange(2...3) {
-                let step = Mutator(rawValue: random.inRange(Mutator.tocNumber.rawValue...Mutator.payloadCpio.rawValue)) ?? .tocText
+                let step =
+                    Mutator(rawValue: random.inRange(Mutator.tocNumber.rawValue...Mutator.payloadCpio.rawValue))
+                    ?? .tocText
                 if let done = structural(step, &parts, &random) { steps.append("\(step.name): \(done)") }
             }
-            bytes = XarSurgery.assemble(parts, level: Int32(random.inRange(1...9)), fixChecksum: random.chance(9, in: 10))
+            bytes = XarSurgery.assemble(
+                parts, level: Int32(random.inRange(1...9)), fixChecksum: random.chance(9, in: 10))
             if random.chance(1, in: 3) { steps.append(ByteMutator.flipBits(&bytes, &random)) }
             description = steps.joined(separator: "; ")
         default:
-            guard var parts = seed.parts, let done = structural(mutator, &parts, &random) else { return fallback(seed, &random) }
+            guard var parts = seed.parts, let done = structural(mutator, &parts, &random) else {
+                return fallback(seed, &random)
+            }
             let fix = random.chance(17, in: 20)
             bytes = XarSurgery.assemble(parts, level: Int32(random.inRange(1...9)), fixChecksum: fix)
             description = done + (fix ? "" : " (TOC digest left stale)")
@@ -82,13 +89,17 @@ struct InputGenerator {
         }
         switch mutator {
         case .entryContent:
-            return EntryDataMutator.mutate(&parts, &random, choose: { entries, random in
-                entries.isEmpty ? nil : random.pick(entries)
-            }, change: { bytes, name, random in ContentMutator.mutate(&bytes, name: name, &random) })
+            return EntryDataMutator.mutate(
+                &parts, &random,
+                choose: { entries, random in
+                    entries.isEmpty ? nil : random.pick(entries)
+                }, change: { bytes, name, random in ContentMutator.mutate(&bytes, name: name, &random) })
         case .payloadCpio:
-            return EntryDataMutator.mutate(&parts, &random, choose: { entries, _ in
-                entries.first { $0.name == "Payload" }
-            }, change: { bytes, _, random in CpioMutator.mutate(&bytes, &random) })
+            return EntryDataMutator.mutate(
+                &parts, &random,
+                choose: { entries, _ in
+                    entries.first { $0.name == "Payload" }
+                }, change: { bytes, _, random in CpioMutator.mutate(&bytes, &random) })
         default:
             return nil
         }

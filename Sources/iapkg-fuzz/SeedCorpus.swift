@@ -1,7 +1,8 @@
 import IAPCore
 import IAPKit
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Builds the valid packages the fuzzer starts from, in a scratch folder: a product archive and a
@@ -25,7 +26,8 @@ enum SeedCorpus {
         for layout in [PackageLayout.product, .tree] {
             let output = scratch + "/seed-\(layout.rawValue).pkg"
             do {
-                _ = try PackageBuilder.build(folder: folder, options: BuildOptions(layout: layout, output: output, sourceDateEpoch: epoch))
+                _ = try PackageBuilder.build(
+                    folder: folder, options: BuildOptions(layout: layout, output: output, sourceDateEpoch: epoch))
             } catch {
                 throw SeedError(description: "PackageBuilder could not build the \(layout.rawValue) seed: \(error)")
             }
@@ -33,18 +35,25 @@ enum SeedCorpus {
         }
         if let bsdtar = findOnPath("bsdtar") {
             let output = scratch + "/seed-bsdtar-raw.pkg"
-            let arguments = [bsdtar, "--format", "xar", "--uid", "0", "--gid", "0", "--uname", "root", "--gname", "wheel",
-                             "-n", "-cf", output, "-C", folder] + contentPaths
-            guard run(arguments) == 0 else { throw SeedError(description: "\(arguments.joined(separator: " ")) failed") }
+            let arguments =
+                [
+                    bsdtar, "--format", "xar", "--uid", "0", "--gid", "0", "--uname", "root", "--gname", "wheel",
+                    "-n", "-cf", output, "-C", folder,
+                ] + contentPaths
+            guard run(arguments) == 0 else {
+                throw SeedError(description: "\(arguments.joined(separator: " ")) failed")
+            }
             seeds.append(try seed("bsdtar", bytes: normaliseTimes(try readFile(output))))
         }
         return seeds
     }
 
     /// The content folder's paths below its root, parents first (what bsdtar is told to store).
-    static let contentPaths = ["ContentInfo.plist", "Contents", "Contents/data", "Contents/data/nested",
-                               "Contents/data/nested/level.json", "Contents/data/story.txt", "Contents/data/up.txt",
-                               "Contents/empty", "Contents/link.txt", "Contents/readme.txt"]
+    static let contentPaths = [
+        "ContentInfo.plist", "Contents", "Contents/data", "Contents/data/nested",
+        "Contents/data/nested/level.json", "Contents/data/story.txt", "Contents/data/up.txt",
+        "Contents/empty", "Contents/link.txt", "Contents/readme.txt",
+    ]
 
     /// Writes the content folder: a plist, text files (one large enough to need several zlib slices),
     /// a nested folder, an empty folder and two symlinks that stay inside Contents/.
@@ -54,11 +63,14 @@ enum SeedCorpus {
         } catch {
             throw SeedError(description: "could not create the content folder \(folder): \(error)")
         }
-        for directory in ["Contents/data", "Contents/data/nested", "Contents/empty"] where mkdir(folder + "/" + directory, 0o755) != 0 {
+        for directory in ["Contents/data", "Contents/data/nested", "Contents/empty"]
+        where mkdir(folder + "/" + directory, 0o755) != 0 {
             throw SeedError(description: "could not create \(folder)/\(directory)")
         }
         var story = ""
-        for line in 0..<400 { story += "line \(line): the quick brown fox jumps over the lazy dog \(line * 7919 % 1000)\n" }
+        for line in 0..<400 {
+            story += "line \(line): the quick brown fox jumps over the lazy dog \(line * 7919 % 1000)\n"
+        }
         let files = [
             ("Contents/readme.txt", String(repeating: "Hello from the fuzz seed.\n", count: 10)),
             ("Contents/data/nested/level.json", "{\"level\": 3, \"name\": \"nested\"}\n"),
@@ -84,14 +96,18 @@ enum SeedCorpus {
 
     /// A seed from `bytes`, taken apart once so structure-aware mutators can start from its parts.
     static func seed(_ name: String, bytes: [UInt8]) throws(SeedError) -> Seed {
-        guard let parts = XarSurgery.split(bytes) else { throw SeedError(description: "the \(name) seed is not a readable xar") }
+        guard let parts = XarSurgery.split(bytes) else {
+            throw SeedError(description: "the \(name) seed is not a readable xar")
+        }
         let hasPayload = EntryDataMutator.entries(TOCText(bytes: parts.tocXML)).contains { $0.name == "Payload" }
         return Seed(name: name, bytes: bytes, parts: parts, hasPayload: hasPayload)
     }
 
     /// Replaces every time, inode and device number in the TOC with fixed ones, then recompresses and re-digests the TOC.
     static func normaliseTimes(_ bytes: [UInt8]) throws(SeedError) -> [UInt8] {
-        guard var parts = XarSurgery.split(bytes) else { throw SeedError(description: "bsdtar's output is not a readable xar") }
+        guard var parts = XarSurgery.split(bytes) else {
+            throw SeedError(description: "bsdtar's output is not a readable xar")
+        }
         var toc = TOCText(bytes: parts.tocXML)
         for name in ["creation-time", "ctime", "mtime", "atime"] {
             for leaf in toc.leaves(name).reversed() {
@@ -111,7 +127,8 @@ enum SeedCorpus {
         // digest has); keep that trailer matching the recompressed TOC.
         let trailer = 20
         if bytes.count >= 28 + 2 * trailer, normalised.count >= 28 + 2 * trailer,
-           Array(bytes[(bytes.count - trailer)...]) == Array(bytes[28..<(28 + trailer)]) {
+            Array(bytes[(bytes.count - trailer)...]) == Array(bytes[28..<(28 + trailer)])
+        {
             normalised.replaceSubrange((normalised.count - trailer)..., with: Array(normalised[28..<(28 + trailer)]))
         }
         return normalised
@@ -122,7 +139,9 @@ enum SeedCorpus {
         do {
             let file = try FileDescriptor.openForReading(path)
             let size = try file.size()
-            guard size <= UInt64(ByteMutator.maxInputBytes) else { throw SeedError(description: "\(path) is too large for a seed") }
+            guard size <= UInt64(ByteMutator.maxInputBytes) else {
+                throw SeedError(description: "\(path) is too large for a seed")
+            }
             return try file.read(count: Int(size), at: 0)
         } catch let error as SeedError {
             throw error

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Counters in memory shared between the supervisor and its forked children (an anonymous
@@ -19,7 +19,8 @@ final class SharedCounters {
     init?() {
         let byteCount = Self.slotCount * MemoryLayout<UInt64>.stride
         guard let raw = mmap(nil, byteCount, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0),
-              raw != MAP_FAILED else { return nil }
+            raw != MAP_FAILED
+        else { return nil }
         slots = raw.bindMemory(to: UInt64.self, capacity: Self.slotCount)
         slots.initialize(repeating: 0, count: Self.slotCount)
     }

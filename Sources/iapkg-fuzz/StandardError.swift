@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Writes `message` to standard error (file descriptor 2) unbuffered, safe in a forked child.

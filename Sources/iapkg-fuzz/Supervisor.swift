@@ -1,6 +1,7 @@
 import IAPCore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Runs inputs in forked children, a batch per child, and turns a child's death into a saved
@@ -61,7 +62,9 @@ final class Supervisor {
                 locateCrash(in: next...index, batchStatus: status)
                 next = index + 1
             case .hung(let index):
-                save("hang", index: index, signature: "hang", detail: "no progress for \(options.timeoutSeconds) s; killed")
+                save(
+                    "hang", index: index, signature: "hang",
+                    detail: "no progress for \(options.timeoutSeconds) s; killed")
                 next = index + 1
             }
             if clock.seconds - lastReport >= 30 {
@@ -80,15 +83,21 @@ final class Supervisor {
             let stack = "\(options.outputDirectory)/crash-seed\(options.seed)-\(index).stack.txt"
             if case .crashed(_, let status) = runBatch(index..<(index + 1), standardError: stack) {
                 let signature = CrashSignature.read(stackFile: stack, fallback: status.summary)
-                if !save("crash", index: index, signature: signature, detail: "\(status.summary) when run alone (batch child: \(batchStatus.summary))") {
+                if !save(
+                    "crash", index: index, signature: signature,
+                    detail: "\(status.summary) when run alone (batch child: \(batchStatus.summary))")
+                {
                     unlink(stack)
                 }
                 return
             }
             unlink(stack)
         }
-        save("crash", index: range.upperBound, signature: "not reproducible alone: \(batchStatus.summary)",
-             detail: "\(batchStatus.summary) in a batch child on this input, not reproduced alone (state from earlier inputs?)")
+        save(
+            "crash", index: range.upperBound, signature: "not reproducible alone: \(batchStatus.summary)",
+            detail:
+                "\(batchStatus.summary) in a batch child on this input, not reproduced alone (state from earlier inputs?)"
+        )
     }
 
     /// Forks a child for `range` and watches its heartbeat until it exits or stalls. The child's
@@ -207,7 +216,9 @@ final class Supervisor {
             """
         _ = Self.write(Array(note.utf8), to: base + ".txt")
         findings.append(Finding(kind: kind, index: index, detail: detail, signature: signature, file: base + ".pkg"))
-        printError("iapkg-fuzz: \(kind) at input \(index) [\(signature)] (\(input.mutator.name): \(input.description)) -> \(base).pkg")
+        printError(
+            "iapkg-fuzz: \(kind) at input \(index) [\(signature)] (\(input.mutator.name): \(input.description)) -> \(base).pkg"
+        )
         return true
     }
 }

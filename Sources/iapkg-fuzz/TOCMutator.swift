@@ -69,8 +69,10 @@ enum TOCMutator {
         let leaves = toc.leaves("type")
         guard !leaves.isEmpty else { return nil }
         let leaf = random.pick(leaves)
-        let replacement = random.pick(["file", "directory", "symlink", "hardlink", "fifo", "character special",
-                                       "block special", "socket", "whiteout", "", "FILE", "file ", "door"])
+        let replacement = random.pick([
+            "file", "directory", "symlink", "hardlink", "fifo", "character special",
+            "block special", "socket", "whiteout", "", "FILE", "file ", "door",
+        ])
         toc.bytes.replaceSubrange(leaf.content, with: Array(replacement.utf8))
         return "<type> -> \"\(replacement)\""
     }
@@ -125,8 +127,10 @@ enum TOCMutator {
         let leaves = toc.leaves("encoding")
         guard !leaves.isEmpty else { return nil }
         let leaf = random.pick(leaves)
-        let style = random.pick(["application/octet-stream", "application/x-gzip", "application/x-bzip2", "application/x-lzma",
-                                 "application/x-xz", "application/zlib", "", "APPLICATION/X-GZIP", "application/x-gzip "])
+        let style = random.pick([
+            "application/octet-stream", "application/x-gzip", "application/x-bzip2", "application/x-lzma",
+            "application/x-xz", "application/zlib", "", "APPLICATION/X-GZIP", "application/x-gzip ",
+        ])
         let replacement = random.chance(1, in: 8) ? "<encoding/>" : "<encoding style=\"\(style)\"/>"
         toc.bytes.replaceSubrange(leaf.whole, with: Array(replacement.utf8))
         return "encoding -> \(replacement)"
@@ -157,15 +161,20 @@ enum TOCMutator {
                 toc.bytes.removeSubrange(leaf.whole)
                 return "removed an <\(name)>"
             }
-            let digest = random.pick(["", "00", "zz", String(repeating: "0", count: 40), String(repeating: "f", count: 64),
-                                      String(repeating: "a", count: 41), "DA39A3EE5E6B4B0D3255BFEF95601890AFD80709"])
+            let digest = random.pick([
+                "", "00", "zz", String(repeating: "0", count: 40), String(repeating: "f", count: 64),
+                String(repeating: "a", count: 41), "DA39A3EE5E6B4B0D3255BFEF95601890AFD80709",
+            ])
             toc.bytes.replaceSubrange(leaf.content, with: Array(digest.utf8))
             return "<\(name)> -> \(digest.prefix(12))"
         case 3:
             let leaves = toc.leaves("extracted-checksum")
             guard let leaf = leaves.first else { return nil }
-            toc.bytes.replaceSubrange(leaf.whole.lowerBound..<(leaf.whole.lowerBound + 10), with: Array("<unarchived".utf8))
-            if let end = ByteSearch.find(Array("</extracted-checksum>".utf8), in: toc.bytes, from: leaf.whole.lowerBound) {
+            toc.bytes.replaceSubrange(
+                leaf.whole.lowerBound..<(leaf.whole.lowerBound + 10), with: Array("<unarchived".utf8))
+            if let end = ByteSearch.find(
+                Array("</extracted-checksum>".utf8), in: toc.bytes, from: leaf.whole.lowerBound)
+            {
                 toc.bytes.replaceSubrange(end..<(end + 11), with: Array("</unarchived".utf8))
             }
             return "extracted-checksum renamed unarchived-checksum"
@@ -191,16 +200,19 @@ enum TOCMutator {
         if leaves.isEmpty || random.chance(1, in: 3) {
             let names = toc.leaves("name")
             guard !names.isEmpty else { return nil }
-            let where_ = random.pick(names)
+            let place = random.pick(names)
             let type = random.pick(["file", "directory", "broken", ""])
             let element = "<link type=\"\(type)\">\(target)</link>"
-            toc.bytes.insert(contentsOf: Array(element.utf8), at: where_.whole.upperBound)
-            if random.chance(1, in: 2) { toc.bytes.insert(contentsOf: Array(element.utf8), at: where_.whole.upperBound) }
+            toc.bytes.insert(contentsOf: Array(element.utf8), at: place.whole.upperBound)
+            if random.chance(1, in: 2) {
+                toc.bytes.insert(contentsOf: Array(element.utf8), at: place.whole.upperBound)
+            }
             return "added \(element.prefix(60))"
         }
         let leaf = random.pick(leaves)
         if random.chance(1, in: 4) {
-            toc.bytes.replaceSubrange(leaf.attributes, with: Array(" type=\"\(random.pick(["file", "directory", "broken", "hard"]))\"".utf8))
+            toc.bytes.replaceSubrange(
+                leaf.attributes, with: Array(" type=\"\(random.pick(["file", "directory", "broken", "hard"]))\"".utf8))
             return "<link> type changed"
         }
         toc.bytes.replaceSubrange(leaf.content, with: Array(target.utf8))
@@ -221,9 +233,11 @@ enum TOCMutator {
             toc.bytes.insert(contentsOf: Array(toc.bytes[start..<(start + length)]), at: start)
             return "repeated \(length) bytes of TOC text at \(start)"
         case 2:
-            let snippet = random.pick(["<file id=\"1\">", "</file>", "<data>", "</data>", "<![CDATA[", "]]>", "<!-- ", " -->",
-                                       "&", "&#0;", "&#xD800;", "<?pi x?>", "\u{0}", "\u{FFFF}", "\u{1}", "<x:y xmlns:x=\"u\"/>",
-                                       "<ea><name>n</name></ea>", "<flags><UserImmutable/></flags>", "\u{FEFF}", "\r\n"])
+            let snippet = random.pick([
+                "<file id=\"1\">", "</file>", "<data>", "</data>", "<![CDATA[", "]]>", "<!-- ", " -->",
+                "&", "&#0;", "&#xD800;", "<?pi x?>", "\u{0}", "\u{FFFF}", "\u{1}", "<x:y xmlns:x=\"u\"/>",
+                "<ea><name>n</name></ea>", "<flags><UserImmutable/></flags>", "\u{FEFF}", "\r\n",
+            ])
             toc.bytes.insert(contentsOf: Array(snippet.utf8), at: start)
             return "inserted \(snippet.debugDescription) at \(start)"
         case 3:
@@ -235,17 +249,19 @@ enum TOCMutator {
         case 5:
             // Change the encoding declaration (or remove it).
             guard let end = ByteSearch.find(Array("?>".utf8), in: toc.bytes) else { return nil }
-            let declaration = random.pick(["<?xml version=\"1.0\" encoding=\"UTF-16\"?>", "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>",
-                                           "<?xml version=\"1.1\"?>", "<?xml version=\"2.0\"?>", "", "<?xml version=\"1.0\" encoding=\"EBCDIC\"?>",
-                                           "<?xml version=\"1.0\" standalone=\"no\"?>"])
+            let declaration = random.pick([
+                "<?xml version=\"1.0\" encoding=\"UTF-16\"?>", "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>",
+                "<?xml version=\"1.1\"?>", "<?xml version=\"2.0\"?>", "", "<?xml version=\"1.0\" encoding=\"EBCDIC\"?>",
+                "<?xml version=\"1.0\" standalone=\"no\"?>",
+            ])
             toc.bytes.replaceSubrange(0..<(end + 2), with: Array(declaration.utf8))
             return "XML declaration -> \(declaration.debugDescription)"
         default:
             // A deep nest, bounded: tests depth limits without giant inputs.
             let depth = random.pick([100, 300, 3000])
             let nest = String(repeating: "<d>", count: depth) + String(repeating: "</d>", count: depth)
-            guard let toc_ = ByteSearch.find(Array("<toc>".utf8), in: toc.bytes) else { return nil }
-            toc.bytes.insert(contentsOf: Array(nest.utf8), at: toc_ + 5)
+            guard let tocStart = ByteSearch.find(Array("<toc>".utf8), in: toc.bytes) else { return nil }
+            toc.bytes.insert(contentsOf: Array(nest.utf8), at: tocStart + 5)
             return "inserted \(depth) nested elements"
         }
     }

@@ -23,16 +23,20 @@ struct TOCText {
         var index = scope.lowerBound
         while found.count < limit, let start = ByteSearch.find(open, in: bytes, from: index, before: scope.upperBound) {
             index = start + open.count
-            guard index < bytes.count, bytes[index] == 0x3E || bytes[index] == 0x20 || bytes[index] == 0x2F else { continue }
+            guard index < bytes.count, bytes[index] == 0x3E || bytes[index] == 0x20 || bytes[index] == 0x2F else {
+                continue
+            }
             guard let tagEnd = ByteSearch.find([0x3E], in: bytes, from: index, before: scope.upperBound) else { break }
             if bytes[tagEnd - 1] == 0x2F {
                 // An empty element <name .../>.
-                found.append(Leaf(whole: start..<(tagEnd + 1), attributes: index..<(tagEnd - 1), content: tagEnd..<tagEnd))
+                found.append(
+                    Leaf(whole: start..<(tagEnd + 1), attributes: index..<(tagEnd - 1), content: tagEnd..<tagEnd))
                 index = tagEnd + 1
                 continue
             }
             guard let end = ByteSearch.find(close, in: bytes, from: tagEnd + 1, before: scope.upperBound) else { break }
-            found.append(Leaf(whole: start..<(end + close.count), attributes: index..<tagEnd, content: (tagEnd + 1)..<end))
+            found.append(
+                Leaf(whole: start..<(end + close.count), attributes: index..<tagEnd, content: (tagEnd + 1)..<end))
             index = end + close.count
         }
         return found
@@ -80,7 +84,9 @@ struct TOCText {
     /// The value of attribute `name` inside `range` (e.g. a leaf's attributes).
     func attribute(_ name: String, in range: Range<Int>) -> String? {
         let key = Array("\(name)=\"".utf8)
-        guard let at = ByteSearch.find(key, in: bytes, from: range.lowerBound, before: range.upperBound) else { return nil }
+        guard let at = ByteSearch.find(key, in: bytes, from: range.lowerBound, before: range.upperBound) else {
+            return nil
+        }
         let start = at + key.count
         guard let end = ByteSearch.find([0x22], in: bytes, from: start, before: range.upperBound) else { return nil }
         return String(decoding: bytes[start..<end], as: UTF8.self)

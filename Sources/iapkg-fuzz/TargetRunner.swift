@@ -46,8 +46,9 @@ final class TargetRunner {
         do {
             let report = try PackageValidator.validate(path)
             if report.valid { outcome = .valid }
-            log?("validate: valid \(report.valid), \(report.errors) errors, \(report.warnings) warnings"
-                + (report.findings.first.map { "; first: \($0.rule): \($0.message)" } ?? ""))
+            log?(
+                "validate: valid \(report.valid), \(report.errors) errors, \(report.warnings) warnings"
+                    + (report.findings.first.map { "; first: \($0.rule): \($0.message)" } ?? ""))
         } catch {
             log?("validate: \(error)")
         }

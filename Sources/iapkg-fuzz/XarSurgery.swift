@@ -57,7 +57,9 @@ enum XarSurgery {
         overwriteBE(&header, at: 8, UInt64(compressed.count))
         overwriteBE(&header, at: 16, UInt64(parts.tocXML.count))
         var heap = parts.heap
-        if fixChecksum { writeTOCDigest(of: compressed, toc: TOCText(bytes: parts.tocXML), header: header, into: &heap) }
+        if fixChecksum {
+            writeTOCDigest(of: compressed, toc: TOCText(bytes: parts.tocXML), header: header, into: &heap)
+        }
         return header + compressed + heap
     }
 
@@ -67,8 +69,9 @@ enum XarSurgery {
         let style = toc.attribute("style", in: leaf.attributes) ?? ""
         let algorithm = DigestAlgorithm(xarStyle: style) ?? XarHeader.parse(header)?.checksumAlgorithm
         guard let algorithm,
-              let offsetText = toc.text(of: "offset", in: leaf.content),
-              let offset = UInt64(offsetText), offset < UInt64(heap.count) else { return }
+            let offsetText = toc.text(of: "offset", in: leaf.content),
+            let offset = UInt64(offsetText), offset < UInt64(heap.count)
+        else { return }
         let digest = DigestHasher.digest(algorithm, of: compressed)
         let start = Int(offset)
         guard start + digest.count <= heap.count else { return }

@@ -1,6 +1,7 @@
 import IAPCore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 // iapkg-fuzz: mutated packages through the reader, the validator and the inspector, in forked children.
@@ -73,14 +74,16 @@ guard let counters = SharedCounters() else {
     printError("iapkg-fuzz: cannot map shared memory\n")
     exit(2)
 }
-let supervisor = Supervisor(options: options, generator: InputGenerator(seeds: seeds, runSeed: options.seed),
-                            counters: counters, scratchDirectory: scratch)
+let supervisor = Supervisor(
+    options: options, generator: InputGenerator(seeds: seeds, runSeed: options.seed),
+    counters: counters, scratchDirectory: scratch)
 let clock = Stopwatch()
 supervisor.runAll { done, seconds in
     printError("iapkg-fuzz: \(done) inputs in \(Int(seconds)) s\n")
 }
-let report = FuzzReport.render(options: options, seeds: seeds, counters: counters, findings: supervisor.findings,
-                               seconds: clock.seconds, children: supervisor.children)
+let report = FuzzReport.render(
+    options: options, seeds: seeds, counters: counters, findings: supervisor.findings,
+    seconds: clock.seconds, children: supervisor.children)
 print(report, terminator: "")
 _ = Supervisor.write(Array(report.utf8), to: "\(options.outputDirectory)/report-seed\(options.seed).txt")
 _ = SeedCorpus.run(["/bin/rm", "-rf", scratch])

@@ -1,5 +1,5 @@
-import Testing
 import BomKit
+import Testing
 
 @Suite struct BomChecksumTests {
     /// Values printed by GNU `cksum` (POSIX CRC); the last two also appear in go-macos-pkg's pkgbuild fixtures.

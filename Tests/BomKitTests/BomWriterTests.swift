@@ -1,5 +1,5 @@
-import Testing
 import BomKit
+import Testing
 
 @Suite struct BomWriterTests {
     static let mtime: UInt32 = 0x6594_7A05
@@ -7,11 +7,14 @@ import BomKit
     /// ".", "./ContentInfo.plist", "./Contents", "./Contents/link" → the layout's every block kind.
     static let small: [BomEntry] = [
         BomEntry(path: ".", kind: .directory, mode: 0o40755, uid: 0, gid: 0, modificationTime: mtime, size: 128),
-        BomEntry(path: "./ContentInfo.plist", kind: .file, mode: 0o100644, uid: 0, gid: 0, modificationTime: mtime,
-                 size: 13, checksum: 0x535F_BD37),
-        BomEntry(path: "./Contents", kind: .directory, mode: 0o40755, uid: 0, gid: 0, modificationTime: mtime, size: 96),
-        BomEntry(path: "./Contents/link", kind: .symlink, mode: 0o120755, uid: 0, gid: 0, modificationTime: mtime,
-                 size: 9, checksum: 0x0DF2_2415, linkTarget: "hello.txt"),
+        BomEntry(
+            path: "./ContentInfo.plist", kind: .file, mode: 0o100644, uid: 0, gid: 0, modificationTime: mtime,
+            size: 13, checksum: 0x535F_BD37),
+        BomEntry(
+            path: "./Contents", kind: .directory, mode: 0o40755, uid: 0, gid: 0, modificationTime: mtime, size: 96),
+        BomEntry(
+            path: "./Contents/link", kind: .symlink, mode: 0o120755, uid: 0, gid: 0, modificationTime: mtime,
+            size: 9, checksum: 0x0DF2_2415, linkTarget: "hello.txt"),
     ]
 
     @Test func headerAndTablesAreLaidOutExactly() throws {
@@ -47,17 +50,21 @@ import BomKit
     @Test func pathBlocksAreExact() throws {
         let bom = BomBytes(bytes: try BomWriter.write(Self.small))
         // Root directory record: 31 bytes.
-        #expect(bom.blockBytes(2) == [2, 1] + be16(15) + be16(0o40755) + be32(0) + be32(0) + be32(Self.mtime)
-            + be32(128) + [1] + be32(0) + be32(0))
+        #expect(
+            bom.blockBytes(2) == [2, 1] + be16(15) + be16(0o40755) + be32(0) + be32(0) + be32(Self.mtime)
+                + be32(128) + [1] + be32(0) + be32(0))
         #expect(bom.blockBytes(3) == be32(1) + be32(2))  // path info: id 1, record block 2
         #expect(bom.blockBytes(4) == be32(0) + [0x2E, 0])  // name: parent 0, "."
         // File record: 35 bytes, four trailing zeros.
-        #expect(bom.blockBytes(5) == [1, 1] + be16(15) + be16(0o100644) + be32(0) + be32(0) + be32(Self.mtime)
-            + be32(13) + [1] + be32(0x535F_BD37) + be32(0) + be32(0))
+        #expect(
+            bom.blockBytes(5) == [1, 1] + be16(15) + be16(0o100644) + be32(0) + be32(0) + be32(Self.mtime)
+                + be32(13) + [1] + be32(0x535F_BD37) + be32(0) + be32(0))
         #expect(bom.blockBytes(7) == be32(1) + Array("ContentInfo.plist".utf8) + [0])
         // Symlink record: target, NUL, eight zeros.
-        #expect(bom.blockBytes(11) == [3, 1] + be16(15) + be16(0o120755) + be32(0) + be32(0) + be32(Self.mtime)
-            + be32(9) + [1] + be32(0x0DF2_2415) + be32(10) + Array("hello.txt".utf8) + [0] + [UInt8](repeating: 0, count: 8))
+        #expect(
+            bom.blockBytes(11) == [3, 1] + be16(15) + be16(0o120755) + be32(0) + be32(0) + be32(Self.mtime)
+                + be32(9) + [1] + be32(0x0DF2_2415) + be32(10) + Array("hello.txt".utf8) + [0]
+                + [UInt8](repeating: 0, count: 8))
         #expect(bom.blockBytes(13) == be32(3) + Array("link".utf8) + [0])
 
         // Paths tree block and its one 4096-byte leaf, sorted by (parent id, name):
@@ -65,8 +72,9 @@ import BomKit
         #expect(bom.blockBytes(15) == Array("tree".utf8) + be32(1) + be32(14) + be32(4096) + be32(4) + [0])
         let leaf = bom.blockBytes(14)
         #expect(leaf.count == 4096)
-        #expect(Array(leaf[0..<44]) == be16(1) + be16(4) + be32(0) + be32(0)
-            + be32(3) + be32(4) + be32(6) + be32(7) + be32(9) + be32(10) + be32(12) + be32(13))
+        #expect(
+            Array(leaf[0..<44]) == be16(1) + be16(4) + be32(0) + be32(0)
+                + be32(3) + be32(4) + be32(6) + be32(7) + be32(9) + be32(10) + be32(12) + be32(13))
         #expect(leaf[44...].allSatisfy { $0 == 0 })
 
         // HLIndex: per path an empty 64-byte tree, a value naming it, a key naming the record.
@@ -112,22 +120,58 @@ import BomKit
 
     @Test(arguments: [
         ([BomEntry(path: "./a", kind: .directory, mode: 0o40755)], "root"),
-        ([BomEntry(path: ".", kind: .directory, mode: 0o40755), BomEntry(path: "./a/b", kind: .file, mode: 0o100644)], "parent"),
-        ([BomEntry(path: ".", kind: .directory, mode: 0o40755), BomEntry(path: "./a", kind: .file, mode: 0o40755)], "mode"),
-        ([BomEntry(path: ".", kind: .directory, mode: 0o40755), BomEntry(path: "./a", kind: .file, mode: 0o100644),
-          BomEntry(path: "./a", kind: .file, mode: 0o100644)], "duplicate"),
-        ([BomEntry(path: ".", kind: .directory, mode: 0o40755), BomEntry(path: "./a", kind: .file, mode: 0o100644),
-          BomEntry(path: "./a/b", kind: .file, mode: 0o100644)], "not a directory"),
-        ([BomEntry(path: ".", kind: .directory, mode: 0o40755), BomEntry(path: "./l", kind: .symlink, mode: 0o120755)], "target"),
-        ([BomEntry(path: ".", kind: .directory, mode: 0o40755), BomEntry(path: "./..", kind: .directory, mode: 0o40755)], "\"..\""),
-        ([BomEntry(path: ".", kind: .directory, mode: 0o40755), BomEntry(path: "a", kind: .file, mode: 0o100644)], "./"),
-        ([BomEntry(path: ".", kind: .directory, mode: 0o40755), BomEntry(path: "./a//b", kind: .file, mode: 0o100644)], "parent"),
+        (
+            [
+                BomEntry(path: ".", kind: .directory, mode: 0o40755),
+                BomEntry(path: "./a/b", kind: .file, mode: 0o100644),
+            ], "parent"
+        ),
+        (
+            [BomEntry(path: ".", kind: .directory, mode: 0o40755), BomEntry(path: "./a", kind: .file, mode: 0o40755)],
+            "mode"
+        ),
+        (
+            [
+                BomEntry(path: ".", kind: .directory, mode: 0o40755),
+                BomEntry(path: "./a", kind: .file, mode: 0o100644),
+                BomEntry(path: "./a", kind: .file, mode: 0o100644),
+            ], "duplicate"
+        ),
+        (
+            [
+                BomEntry(path: ".", kind: .directory, mode: 0o40755),
+                BomEntry(path: "./a", kind: .file, mode: 0o100644),
+                BomEntry(path: "./a/b", kind: .file, mode: 0o100644),
+            ], "not a directory"
+        ),
+        (
+            [
+                BomEntry(path: ".", kind: .directory, mode: 0o40755),
+                BomEntry(path: "./l", kind: .symlink, mode: 0o120755),
+            ], "target"
+        ),
+        (
+            [
+                BomEntry(path: ".", kind: .directory, mode: 0o40755),
+                BomEntry(path: "./..", kind: .directory, mode: 0o40755),
+            ], "\"..\""
+        ),
+        (
+            [BomEntry(path: ".", kind: .directory, mode: 0o40755), BomEntry(path: "a", kind: .file, mode: 0o100644)],
+            "./"
+        ),
+        (
+            [
+                BomEntry(path: ".", kind: .directory, mode: 0o40755),
+                BomEntry(path: "./a//b", kind: .file, mode: 0o100644),
+            ], "parent"
+        ),
     ])
     func rejectsEntriesItCannotStore(entries: [BomEntry], reasonContains: String) {
         #expect {
             _ = try BomWriter.write(entries)
         } throws: { error in
-            guard case let .invalidEntry(_, _, reason) = error as? BomError else { return false }
+            guard case .invalidEntry(_, _, let reason) = error as? BomError else { return false }
             return reason.contains(reasonContains)
         }
     }

@@ -1,5 +1,5 @@
-import Testing
 import BomKit
+import Testing
 
 /// Thousands of damaged Boms: read() must return or throw, never crash or hang.
 @Suite struct FuzzTests {
@@ -16,14 +16,17 @@ import BomKit
         case 2:
             // A 32-bit field anywhere set to a value that tends to matter.
             let offset = Int(generator.next() % UInt64(bytes.count - 4))
-            let values: [UInt32] = [0, 1, 2, 0xFFFF, 0xFFFF_FFFF, 0x8000_0000, UInt32(generator.next() % 64),
-                                    UInt32(truncatingIfNeeded: generator.next())]
+            let values: [UInt32] = [
+                0, 1, 2, 0xFFFF, 0xFFFF_FFFF, 0x8000_0000, UInt32(generator.next() % 64),
+                UInt32(truncatingIfNeeded: generator.next()),
+            ]
             let value = values[Int(generator.next() % UInt64(values.count))]
             for shift in 0..<4 { bytes[offset + shift] = UInt8(truncatingIfNeeded: value >> (24 - 8 * shift)) }
         default:
             // Aim at the structures: the block table and variables at the end, or the first blocks.
             let tail = min(bytes.count - 1, 400)
-            let offset = generator.next() % 2 == 0
+            let offset =
+                generator.next() % 2 == 0
                 ? bytes.count - 1 - Int(generator.next() % UInt64(tail))
                 : 512 + Int(generator.next() % UInt64(min(bytes.count - 512, 600)))
             bytes[offset] = UInt8(truncatingIfNeeded: generator.next())
@@ -36,10 +39,13 @@ import BomKit
         var samples = [try BomWriter.write(RoundTripTests.realisticTree())]
         var many = [BomEntry(path: ".", kind: .directory, mode: 0o40755)]
         for number in 0..<1200 {
-            many.append(BomEntry(path: "./f\(number)", kind: .file, mode: 0o100644, size: UInt64(number), checksum: UInt32(number)))
+            many.append(
+                BomEntry(
+                    path: "./f\(number)", kind: .file, mode: 0o100644, size: UInt64(number), checksum: UInt32(number)))
         }
         samples.append(try BomWriter.write(many))  // 3 leaves under a branch
-        var failures = 0, successes = 0
+        var failures = 0
+        var successes = 0
         for round in 0..<4000 {
             let damaged = Self.mutate(samples[round % samples.count], with: &generator)
             do {

@@ -1,12 +1,15 @@
 import Testing
+
 @testable import BomKit
 
 /// Broken and hostile Boms: each gives its own error, none crashes or hangs.
 @Suite struct HostileInputTests {
     static let valid: [UInt8] = try! BomWriter.write(RoundTripTests.realisticTree())
 
-    func expectError(_ bytes: [UInt8], limits: BomLimits = .init(), _ expected: BomError,
-                     sourceLocation: SourceLocation = #_sourceLocation) {
+    func expectError(
+        _ bytes: [UInt8], limits: BomLimits = .init(), _ expected: BomError,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         do {
             _ = try BomReader.read(bytes, limits: limits)
             Issue.record("read succeeded; expected \(expected)", sourceLocation: sourceLocation)
@@ -16,8 +19,10 @@ import Testing
         }
     }
 
-    func expectError(_ bytes: [UInt8], limits: BomLimits = .init(), matching: (BomError) -> Bool,
-                     sourceLocation: SourceLocation = #_sourceLocation) {
+    func expectError(
+        _ bytes: [UInt8], limits: BomLimits = .init(), matching: (BomError) -> Bool,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         do {
             _ = try BomReader.read(bytes, limits: limits)
             Issue.record("read succeeded", sourceLocation: sourceLocation)
@@ -34,8 +39,11 @@ import Testing
     @Test func truncatedBody() {
         let cut = Array(Self.valid.prefix(Self.valid.count / 2))
         let bom = BomBytes(bytes: Self.valid)
-        expectError(cut, .rangeOutsideFile(what: "block table", offset: UInt64(bom.u32(16)),
-                                           length: UInt64(bom.u32(20)), fileSize: cut.count))
+        expectError(
+            cut,
+            .rangeOutsideFile(
+                what: "block table", offset: UInt64(bom.u32(16)),
+                length: UInt64(bom.u32(20)), fileSize: cut.count))
     }
 
     @Test func badMagicAndVersion() {
@@ -54,23 +62,30 @@ import Testing
     @Test func blockIndexOutOfRange() {
         var bom = BomBytes(bytes: Self.valid)
         bom.setU32(999_999, at: bom.variable("Paths").fieldOffset)
-        expectError(bom.bytes, .blockIndexOutOfRange(index: 999_999, blockCount: bom.blockCount, referencedFrom: "variable Paths"))
+        expectError(
+            bom.bytes,
+            .blockIndexOutOfRange(index: 999_999, blockCount: bom.blockCount, referencedFrom: "variable Paths"))
         // The null block is never a valid reference.
         bom = BomBytes(bytes: Self.valid)
         bom.setU32(0, at: bom.variable("BomInfo").fieldOffset)
-        expectError(bom.bytes, .blockIndexOutOfRange(index: 0, blockCount: bom.blockCount, referencedFrom: "variable BomInfo"))
+        expectError(
+            bom.bytes, .blockIndexOutOfRange(index: 0, blockCount: bom.blockCount, referencedFrom: "variable BomInfo"))
     }
 
     @Test func blockOutsideFile() {
         var bom = BomBytes(bytes: Self.valid)
         let tree = bom.variable("Paths").block
         bom.setU32(0xFFFF_FF00, at: bom.tableEntryOffset(tree) + 4)
-        expectError(bom.bytes, .blockOutsideFile(index: UInt32(tree), address: UInt32(bom.block(tree).lowerBound),
-                                                 length: 0xFFFF_FF00, fileSize: bom.bytes.count))
+        expectError(
+            bom.bytes,
+            .blockOutsideFile(
+                index: UInt32(tree), address: UInt32(bom.block(tree).lowerBound),
+                length: 0xFFFF_FF00, fileSize: bom.bytes.count))
         // A block over the header.
         bom = BomBytes(bytes: Self.valid)
         bom.setU32(0, at: bom.tableEntryOffset(tree))
-        expectError(bom.bytes, .blockOutsideFile(index: UInt32(tree), address: 0, length: 21, fileSize: bom.bytes.count))
+        expectError(
+            bom.bytes, .blockOutsideFile(index: UInt32(tree), address: 0, length: 21, fileSize: bom.bytes.count))
     }
 
     @Test func blockTableClaimsTooManyBlocks() {
@@ -99,8 +114,11 @@ import Testing
         var bom = BomBytes(bytes: Self.valid)
         let root = bom.treeRoot("Paths")
         bom.bytes[bom.block(root).lowerBound + 2] = 0xFF
-        expectError(bom.bytes, .blockTooShort(index: UInt32(root), holding: "a node of \(0xFF09) entries",
-                                              length: 4096, minimum: 12 + 0xFF09 * 8))
+        expectError(
+            bom.bytes,
+            .blockTooShort(
+                index: UInt32(root), holding: "a node of \(0xFF09) entries",
+                length: 4096, minimum: 12 + 0xFF09 * 8))
     }
 
     @Test func entryCap() {
@@ -143,8 +161,11 @@ import Testing
         var entries: [TreeBuilder.Entry] = []
         for path in paths {
             let mode: UInt16 = path.kind == .directory ? 0o40755 : 0o100644
-            let record = store.add(PathRecord(kind: path.kind, mode: mode, uid: 0, gid: 0, modificationTime: 0,
-                                              size32: 0, checksumOrDevice: 0, linkTarget: nil).encoded())
+            let record = store.add(
+                PathRecord(
+                    kind: path.kind, mode: mode, uid: 0, gid: 0, modificationTime: 0,
+                    size32: 0, checksumOrDevice: 0, linkTarget: nil
+                ).encoded())
             let pathInfo = store.add(be32(path.id) + be32(record))
             let file = store.add(be32(path.parent) + Array(path.name.utf8) + [0])
             entries.append((pathInfo, file))

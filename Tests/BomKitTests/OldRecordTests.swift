@@ -1,4 +1,5 @@
 import Testing
+
 @testable import BomKit
 
 /// Path records as PackageMaker-era tools (2011) wrote them: a directory's record ends after the
@@ -7,7 +8,8 @@ import Testing
     /// A record of `length` bytes laid out from the format facts: type, 1, architecture 15, mode,
     /// uid, gid, mtime, size, 1, then (from 27 bytes) the checksum and (from 31) the link length.
     static func record(type: UInt8, mode: UInt16, size: UInt32 = 0, checksum: UInt32 = 0, length: Int) -> [UInt8] {
-        var bytes: [UInt8] = [type, 1] + be16(15) + be16(mode) + be32(501) + be32(20) + be32(1_300_000_000) + be32(size) + [1]
+        var bytes: [UInt8] =
+            [type, 1] + be16(15) + be16(mode) + be32(501) + be32(20) + be32(1_300_000_000) + be32(size) + [1]
         bytes += be32(checksum) + be32(0)
         return Array(bytes.prefix(length))
     }
@@ -46,7 +48,13 @@ import Testing
     @Test func recordsCutInsideAFieldAreRefused() throws {
         for length in [24, 26, 28, 30] {
             let bytes = try Self.bom([(1, 0, ".", Self.record(type: 2, mode: 0o40755, length: length))])
-            #expect(throws: BomError.badRecord(block: 2, reason: "a \(length)-byte record ends inside a field; records hold 23 (directory), 27 (file) or at least 31 bytes")) {
+            #expect(
+                throws: BomError.badRecord(
+                    block: 2,
+                    reason:
+                        "a \(length)-byte record ends inside a field; records hold 23 (directory), 27 (file) or at least 31 bytes"
+                )
+            ) {
                 try BomReader.read(bytes)
             }
         }
@@ -58,8 +66,12 @@ import Testing
 
     @Test func universalBinaryRecordsRead() throws {
         // After the checksum: 1, the architecture count, then cputype, subtype, size, checksum each.
-        let arch = [UInt8](be32(0x12) + be32(10) + be32(0xa560) + be32(0x6eb9_ef5a)) + be32(7) + be32(3) + be32(0xb3e0) + be32(0xa7ca_71c6)
-        var macho = Self.record(type: 1, mode: 0o100755, size: 0x21d00, checksum: 0x243c_397d, length: 27) + [1] + be32(2) + arch
+        let arch =
+            [UInt8](be32(0x12) + be32(10) + be32(0xa560) + be32(0x6eb9_ef5a)) + be32(7) + be32(3) + be32(0xb3e0)
+            + be32(0xa7ca_71c6)
+        var macho =
+            Self.record(type: 1, mode: 0o100755, size: 0x21d00, checksum: 0x243c_397d, length: 27) + [1] + be32(2)
+            + arch
         macho[2] = 0x20
         let bytes = try Self.bom([(1, 0, ".", Self.record(type: 2, mode: 0o40755, length: 23)), (2, 1, "lib", macho)])
         let entries = try BomReader.read(bytes)
@@ -67,7 +79,9 @@ import Testing
         #expect(entries.last?.size == 0x21d00)
 
         // One byte short of its architectures: read as the newer layout, whose link length it breaks.
-        let cut = try Self.bom([(1, 0, ".", Self.record(type: 2, mode: 0o40755, length: 23)), (2, 1, "lib", Array(macho.dropLast()))])
+        let cut = try Self.bom([
+            (1, 0, ".", Self.record(type: 2, mode: 0o40755, length: 23)), (2, 1, "lib", Array(macho.dropLast())),
+        ])
         #expect(throws: BomError.badRecord(block: 5, reason: "link target length 16777216 on a file")) {
             try BomReader.read(cut)
         }

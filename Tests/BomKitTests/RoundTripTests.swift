@@ -1,4 +1,5 @@
 import Testing
+
 @testable import BomKit
 
 @Suite struct RoundTripTests {
@@ -7,20 +8,31 @@ import Testing
         let time: UInt32 = 1_704_164_645
         return [
             BomEntry(path: ".", kind: .directory, mode: 0o40755, uid: 0, gid: 0, modificationTime: time, size: 128),
-            BomEntry(path: "./ContentInfo.plist", kind: .file, mode: 0o100644, uid: 0, gid: 0, modificationTime: time,
-                     size: 412, checksum: 0x1234_5678),
-            BomEntry(path: "./Contents", kind: .directory, mode: 0o40755, uid: 0, gid: 80, modificationTime: time + 1, size: 160),
-            BomEntry(path: "./Contents/Images", kind: .directory, mode: 0o40755, uid: 0, gid: 80, modificationTime: time + 2, size: 128),
-            BomEntry(path: "./Contents/current", kind: .symlink, mode: 0o120755, uid: 0, gid: 80, modificationTime: time + 3,
-                     size: 10, checksum: BomChecksum.checksum(of: Array("level1.dat".utf8)), linkTarget: "level1.dat"),
-            BomEntry(path: "./Contents/level1.dat", kind: .file, mode: 0o100600, uid: 501, gid: 20, modificationTime: time + 4,
-                     size: 0, checksum: 0xFFFF_FFFF),
-            BomEntry(path: "./Contents/é-unicode.txt", kind: .file, mode: 0o100644, uid: 0, gid: 80, modificationTime: time,
-                     size: UInt64(UInt32.max), checksum: 7),
-            BomEntry(path: "./Contents/Images/a.png", kind: .file, mode: 0o100644, uid: 0, gid: 80, modificationTime: time,
-                     size: 70_000, checksum: 0xDEAD_BEEF),
-            BomEntry(path: "./Contents/Images/b.png", kind: .file, mode: 0o100444, uid: 0, gid: 80, modificationTime: 0,
-                     size: 1, checksum: 1),
+            BomEntry(
+                path: "./ContentInfo.plist", kind: .file, mode: 0o100644, uid: 0, gid: 0, modificationTime: time,
+                size: 412, checksum: 0x1234_5678),
+            BomEntry(
+                path: "./Contents", kind: .directory, mode: 0o40755, uid: 0, gid: 80, modificationTime: time + 1,
+                size: 160),
+            BomEntry(
+                path: "./Contents/Images", kind: .directory, mode: 0o40755, uid: 0, gid: 80, modificationTime: time + 2,
+                size: 128),
+            BomEntry(
+                path: "./Contents/current", kind: .symlink, mode: 0o120755, uid: 0, gid: 80, modificationTime: time + 3,
+                size: 10, checksum: BomChecksum.checksum(of: Array("level1.dat".utf8)), linkTarget: "level1.dat"),
+            BomEntry(
+                path: "./Contents/level1.dat", kind: .file, mode: 0o100600, uid: 501, gid: 20,
+                modificationTime: time + 4,
+                size: 0, checksum: 0xFFFF_FFFF),
+            BomEntry(
+                path: "./Contents/é-unicode.txt", kind: .file, mode: 0o100644, uid: 0, gid: 80, modificationTime: time,
+                size: UInt64(UInt32.max), checksum: 7),
+            BomEntry(
+                path: "./Contents/Images/a.png", kind: .file, mode: 0o100644, uid: 0, gid: 80, modificationTime: time,
+                size: 70_000, checksum: 0xDEAD_BEEF),
+            BomEntry(
+                path: "./Contents/Images/b.png", kind: .file, mode: 0o100444, uid: 0, gid: 80, modificationTime: 0,
+                size: 1, checksum: 1),
         ]
     }
 
@@ -42,14 +54,17 @@ import Testing
     @Test func twentyThousandEntriesSplitIntoALeveledTree() throws {
         var entries = [BomEntry(path: ".", kind: .directory, mode: 0o40755, size: 96)]
         for directory in 0..<20 {
-            entries.append(BomEntry(path: "./d\(directory)", kind: .directory, mode: 0o40755, modificationTime: UInt32(directory)))
+            entries.append(
+                BomEntry(path: "./d\(directory)", kind: .directory, mode: 0o40755, modificationTime: UInt32(directory)))
         }
         var generator = SplitMix64(seed: 1)
         for number in 0..<(20_000 - 21) {
             let size = generator.next() % 100_000
-            entries.append(BomEntry(path: "./d\(number % 20)/file-\(number).bin", kind: .file, mode: 0o100644,
-                                    uid: 0, gid: 80, modificationTime: UInt32(number), size: size,
-                                    checksum: UInt32(truncatingIfNeeded: generator.next())))
+            entries.append(
+                BomEntry(
+                    path: "./d\(number % 20)/file-\(number).bin", kind: .file, mode: 0o100644,
+                    uid: 0, gid: 80, modificationTime: UInt32(number), size: size,
+                    checksum: UInt32(truncatingIfNeeded: generator.next())))
         }
         let bytes = try BomWriter.write(entries)
         let read = try BomReader.read(bytes)
@@ -102,7 +117,8 @@ extension Array where Element == BomEntry {
             return (idOf[parent == "." ? "." : parent]!, [UInt8](entry.path[entry.path.index(after: slash)...].utf8))
         }
         return sorted { a, b in
-            let ka = key(a), kb = key(b)
+            let ka = key(a)
+            let kb = key(b)
             return ka.0 != kb.0 ? ka.0 < kb.0 : ka.1.lexicographicallyPrecedes(kb.1)
         }
     }

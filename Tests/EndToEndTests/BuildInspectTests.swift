@@ -32,7 +32,8 @@ import Testing
             let files = try #require(report["files"] as? [[String: Any]])
             #expect(files.compactMap { $0["path"] as? String }.sorted() == sourcePaths(example(name)))
             #expect(report["fileCount"] as? Int == files.count)
-            let expectedID = name == "book-chapter" ? "com.example.books.harbour.chapter1" : "com.example.game.levels.pack1"
+            let expectedID =
+                name == "book-chapter" ? "com.example.books.harbour.chapter1" : "com.example.game.levels.pack1"
             #expect(report["productIdentifier"] as? String == expectedID)
             #expect(report["contentVersion"] as? String == "1.0")
             if name == "level-pack" {
@@ -41,8 +42,12 @@ import Testing
                 #expect(link?["linkTarget"] as? String == "levels/level2.json")
                 #expect(report["extraKeys"] as? [String] == ["Folder"])
             }
-            let sizes = Dictionary(uniqueKeysWithValues: files.map { ($0["path"] as? String ?? "", $0["size"] as? Int ?? -1) })
-            #expect(sizes["ContentInfo.plist"] == (try FileManager.default.attributesOfItem(atPath: example(name) + "/ContentInfo.plist")[.size] as? Int))
+            let sizes = Dictionary(
+                uniqueKeysWithValues: files.map { ($0["path"] as? String ?? "", $0["size"] as? Int ?? -1) })
+            #expect(
+                sizes["ContentInfo.plist"]
+                    == (try FileManager.default.attributesOfItem(atPath: example(name) + "/ContentInfo.plist")[.size]
+                        as? Int))
         }
     }
 
@@ -64,12 +69,18 @@ import Testing
         #expect(try Harness.run(["iapkg", "build", example("level-pack"), "-o", pkg]).status == 0)
         let listing = try Harness.run(["bsdtar", "-tf", pkg])
         #expect(listing.status == 0, "\(listing.stderr)")
-        #expect(Set(listing.stdout.split(separator: "\n").map(String.init))
-                == ["Distribution", "level-pack.pkg", "level-pack.pkg/Bom", "level-pack.pkg/PackageInfo", "level-pack.pkg/Payload"])
+        #expect(
+            Set(listing.stdout.split(separator: "\n").map(String.init))
+                == [
+                    "Distribution", "level-pack.pkg", "level-pack.pkg/Bom", "level-pack.pkg/PackageInfo",
+                    "level-pack.pkg/Payload",
+                ])
 
         let payloadListing = try Harness.shell("bsdtar -xOf '\(pkg)' '*/Payload' | bsdtar -tvf -")
         #expect(payloadListing.status == 0, "\(payloadListing.stderr)")
-        let paths = payloadListing.stdout.split(separator: "\n").compactMap { $0.split(separator: " ").last.map(String.init) }
+        let paths = payloadListing.stdout.split(separator: "\n").compactMap {
+            $0.split(separator: " ").last.map(String.init)
+        }
         #expect(paths.contains("./ContentInfo.plist"))
         #expect(paths.contains("./Contents/levels/world2/level3.json"))
         #expect(payloadListing.stdout.contains("root") || payloadListing.stdout.contains(" 0 "))
@@ -99,14 +110,29 @@ import Testing
     @Test(arguments: ["product", "tree"])
     func buildsAreByteIdenticalWithSourceDateEpoch(layout: String) throws {
         let scratch = ScratchFolder()
-        let folder = try scratch.contentFolder("content", files: ["Contents/a.txt": "alpha\n", "Contents/sub/b.json": "{}\n"])
-        let one = scratch.at("one.pkg"), two = scratch.at("two.pkg"), three = scratch.at("three.pkg")
-        #expect(try Harness.run(["iapkg", "build", folder, "-o", one, "--layout", layout], environment: ["SOURCE_DATE_EPOCH": "1700000000"]).status == 0)
+        let folder = try scratch.contentFolder(
+            "content", files: ["Contents/a.txt": "alpha\n", "Contents/sub/b.json": "{}\n"])
+        let one = scratch.at("one.pkg")
+        let two = scratch.at("two.pkg")
+        let three = scratch.at("three.pkg")
+        #expect(
+            try Harness.run(
+                ["iapkg", "build", folder, "-o", one, "--layout", layout],
+                environment: ["SOURCE_DATE_EPOCH": "1700000000"]
+            ).status == 0)
         // Touch every file: real mtimes change, the package must not.
         _ = try Harness.shell("sleep 1; find '\(folder)' -exec touch {} +")
-        #expect(try Harness.run(["iapkg", "build", folder, "-o", two, "--layout", layout], environment: ["SOURCE_DATE_EPOCH": "1700000000"]).status == 0)
-        #expect(try Harness.run(["iapkg", "build", folder, "-o", three, "--layout", layout, "--source-date-epoch", "1700000001"]).status == 0)
-        let a = try Data(contentsOf: URL(fileURLWithPath: one)), b = try Data(contentsOf: URL(fileURLWithPath: two))
+        #expect(
+            try Harness.run(
+                ["iapkg", "build", folder, "-o", two, "--layout", layout],
+                environment: ["SOURCE_DATE_EPOCH": "1700000000"]
+            ).status == 0)
+        #expect(
+            try Harness.run([
+                "iapkg", "build", folder, "-o", three, "--layout", layout, "--source-date-epoch", "1700000001",
+            ]).status == 0)
+        let a = try Data(contentsOf: URL(fileURLWithPath: one))
+        let b = try Data(contentsOf: URL(fileURLWithPath: two))
         let c = try Data(contentsOf: URL(fileURLWithPath: three))
         #expect(a == b)
         #expect(a != c)
@@ -147,7 +173,8 @@ struct ScratchFolderView {
             let full = root + "/" + rel
             let attrs = try FileManager.default.attributesOfItem(atPath: full)
             switch attrs[.type] as? FileAttributeType {
-            case .typeSymbolicLink?: result[rel] = Data(("-> " + (try FileManager.default.destinationOfSymbolicLink(atPath: full))).utf8)
+            case .typeSymbolicLink?:
+                result[rel] = Data(("-> " + (try FileManager.default.destinationOfSymbolicLink(atPath: full))).utf8)
             case .typeDirectory?: result[rel + "/"] = Data()
             default: result[rel] = try Data(contentsOf: URL(fileURLWithPath: full))
             }

@@ -32,7 +32,9 @@ import Testing
                 // A new package is in place only when complete.
                 #expect(try Validate.run(output).status == 0, "round \(round): a replaced package must be complete")
             }
-            let leftovers = try FileManager.default.contentsOfDirectory(atPath: scratch.path).filter { $0.contains(".iapkg-") }
+            let leftovers = try FileManager.default.contentsOfDirectory(atPath: scratch.path).filter {
+                $0.contains(".iapkg-")
+            }
             #expect(leftovers.isEmpty, "round \(round): \(leftovers)")
         }
     }

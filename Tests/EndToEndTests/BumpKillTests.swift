@@ -7,7 +7,8 @@ import Testing
     @Test func killedBumpsLeaveTheOldOrTheNewPlist() throws {
         let scratch = ScratchFolder()
         // Extra keys (kept by bump) make the plist big enough for kills to land inside a bump.
-        let filler = (0..<15_000).map { "  <key>k\($0)</key><string>\(String(repeating: "v", count: 20))</string>\n" }.joined()
+        let filler = (0..<15_000).map { "  <key>k\($0)</key><string>\(String(repeating: "v", count: 20))</string>\n" }
+            .joined()
         func plist(_ version: String) -> String {
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<dict>\n"
                 + "  <key>IAPProductIdentifier</key><string>com.example.kill</string>\n"
@@ -35,7 +36,9 @@ import Testing
             let new = parts.map(String.init).joined(separator: ".")
             #expect(now == plist(old) || now == plist(new), "round \(round): the plist is neither \(old) nor \(new)")
             if now == plist(new) { old = new }
-            let leftovers = try FileManager.default.contentsOfDirectory(atPath: scratch.at("c")).filter { $0 != "ContentInfo.plist" }
+            let leftovers = try FileManager.default.contentsOfDirectory(atPath: scratch.at("c")).filter {
+                $0 != "ContentInfo.plist"
+            }
             #expect(leftovers.isEmpty, "round \(round): \(leftovers)")
         }
     }

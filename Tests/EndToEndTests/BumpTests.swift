@@ -3,7 +3,8 @@ import Testing
 
 /// `iapkg bump` changes ContentVersion's bytes and nothing else.
 @Suite struct BumpTests {
-    let handMade = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\r\n"
+    let handMade =
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\r\n"
         + "<!DOCTYPE plist PUBLIC \"-//Apple//DTD PLIST 1.0//EN\" \"http://www.apple.com/DTDs/PropertyList-1.0.dtd\">\r\n"
         + "<!-- written by hand; <key>ContentVersion</key> in a comment must stay -->\r\n"
         + "<plist version=\"1.0\">\r\n<dict>\r\n"
@@ -21,8 +22,10 @@ import Testing
         return (result, after, scratch.path)
     }
 
-    @Test(arguments: [("1.0", [String](), "1.1"), ("1.9", [], "1.10"), ("1.1", ["--patch"], "1.1.1"),
-                      ("1.4", ["--major"], "2.0"), ("1.0", ["--to", "3.2"], "3.2"), ("2", ["--minor"], "2.1")])
+    @Test(arguments: [
+        ("1.0", [String](), "1.1"), ("1.9", [], "1.10"), ("1.1", ["--patch"], "1.1.1"),
+        ("1.4", ["--major"], "2.0"), ("1.0", ["--to", "3.2"], "3.2"), ("2", ["--minor"], "2.1"),
+    ])
     func changesOnlyTheVersionBytes(from: String, flags: [String], to: String) throws {
         let (result, after, _) = try bump(from, flags)
         #expect(result.status == 0, "\(result.stderr)")
@@ -45,9 +48,12 @@ import Testing
     @Test func binaryPlistBecomesXML() throws {
         let scratch = ScratchFolder()
         try FileManager.default.createDirectory(atPath: scratch.at("c"), withIntermediateDirectories: true)
-        let made = try Harness.run(["python3", "-c", """
+        let made = try Harness.run([
+            "python3", "-c",
+            """
             import plistlib; open('\(scratch.at("c/ContentInfo.plist"))','wb').write(plistlib.dumps({'IAPProductIdentifier':'com.example.bin','ContentVersion':'1.0','Folder':'x'}, fmt=plistlib.FMT_BINARY))
-            """])
+            """,
+        ])
         #expect(made.status == 0, "\(made.stderr)")
         let result = try Harness.run(["iapkg", "bump", scratch.at("c"), "--json"])
         #expect(result.status == 0, "\(result.stderr)")

@@ -18,7 +18,9 @@ import Testing
         var package = HostileProduct()
         package.name = name
         let run = try Validate.expectError(try write("component-\(abs(name.hashValue))", package), "entry-name-invalid")
-        #expect(run.findings.contains { $0.rule == "entry-name-invalid" && ($0.entry ?? "").hasSuffix(".pkg") }, "\(run.dump)")
+        #expect(
+            run.findings.contains { $0.rule == "entry-name-invalid" && ($0.entry ?? "").hasSuffix(".pkg") },
+            "\(run.dump)")
     }
 
     @Test func aComponentWithoutANameIsRefused() throws {

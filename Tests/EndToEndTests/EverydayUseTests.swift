@@ -31,7 +31,8 @@ import Testing
 
     @Test func inspectingATruncatedPackageFails() throws {
         let scratch = ScratchFolder()
-        let folder = try scratch.contentFolder("c", files: ["Contents/big.txt": String(repeating: "level score chapter ", count: 20_000)])
+        let folder = try scratch.contentFolder(
+            "c", files: ["Contents/big.txt": String(repeating: "level score chapter ", count: 20_000)])
         #expect(try Harness.run(["iapkg", "build", folder, "-o", scratch.at("good.pkg")]).status == 0)
         let data = try Data(contentsOf: URL(fileURLWithPath: scratch.at("good.pkg")))
         try data.prefix(data.count / 2).write(to: URL(fileURLWithPath: scratch.at("cut.pkg")))
@@ -40,7 +41,9 @@ import Testing
         let validate = try Harness.run(["iapkg", "validate", scratch.at("cut.pkg"), "--json"])
         #expect(validate.status == 1)
         let json = try #require(try JSONSerialization.jsonObject(with: validate.stdoutData) as? [String: Any])
-        let rules = ((json["inputs"] as? [[String: Any]])?.first?["findings"] as? [[String: Any]] ?? []).compactMap { $0["rule"] as? String }
+        let rules = ((json["inputs"] as? [[String: Any]])?.first?["findings"] as? [[String: Any]] ?? []).compactMap {
+            $0["rule"] as? String
+        }
         #expect(!rules.contains("shape-missing-contentinfo"), "\(rules)")
         #expect(rules.filter { $0 == "xar-data-range" }.count == Set(rules.filter { $0 == "xar-data-range" }).count)
         let folderInspect = try Harness.run(["iapkg", "inspect", folder])
@@ -55,8 +58,9 @@ import Testing
         let scratch = ScratchFolder()
         var packages: [String] = []
         for version in ["1.0", "2.0"] {
-            let folder = try scratch.contentFolder("v\(version)", product: "com.example.again", version: version,
-                                                   files: ["Contents/v.txt": version])
+            let folder = try scratch.contentFolder(
+                "v\(version)", product: "com.example.again", version: version,
+                files: ["Contents/v.txt": version])
             packages.append(scratch.at("v\(version).pkg"))
             #expect(try Harness.run(["iapkg", "build", folder, "-o", packages.last!]).status == 0)
         }

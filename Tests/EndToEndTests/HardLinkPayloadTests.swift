@@ -10,7 +10,8 @@ import Testing
 
     /// A content folder holding a hard-linked pair Contents/a and Contents/z with `bytes`.
     func linkedFolder(_ name: String, _ bytes: [UInt8]) throws -> String {
-        let folder = try scratch.contentFolder(name, product: "com.example.test", version: "1.0", files: ["Contents/readme.txt": "hello\n"])
+        let folder = try scratch.contentFolder(
+            name, product: "com.example.test", version: "1.0", files: ["Contents/readme.txt": "hello\n"])
         try Data(bytes).write(to: URL(fileURLWithPath: folder + "/Contents/a"))
         try FileManager.default.linkItem(atPath: folder + "/Contents/a", toPath: folder + "/Contents/z")
         return folder
@@ -27,9 +28,12 @@ import Testing
 
     /// The Bom-side description of the linked folder: every link a file with the shared bytes.
     func items(_ bytes: [UInt8]) -> [CpioItem] {
-        [.directory("."), .file("./ContentInfo.plist", text: Fixtures.plist(product: "com.example.test", version: "1.0")),
-         .directory("./Contents"), .file("./Contents/a", bytes), .file("./Contents/readme.txt", text: "hello\n"),
-         .file("./Contents/z", bytes)]
+        [
+            .directory("."),
+            .file("./ContentInfo.plist", text: Fixtures.plist(product: "com.example.test", version: "1.0")),
+            .directory("./Contents"), .file("./Contents/a", bytes), .file("./Contents/readme.txt", text: "hello\n"),
+            .file("./Contents/z", bytes),
+        ]
     }
 
     @Test func anOdcLinkCarryingAnELFIsRefused() throws {
@@ -43,7 +47,8 @@ import Testing
         second.nlink = 2
         let path = try scratch.hostileProduct("odc-elf-link", [first, second])
         let run = try Validate.expectError(path, "exec-elf", entry: "Contents/b")
-        #expect(!run.findings.contains { $0.rule == "exec-elf" && ($0.entry ?? "").hasSuffix("Contents/a") }, "\(run.dump)")
+        #expect(
+            !run.findings.contains { $0.rule == "exec-elf" && ($0.entry ?? "").hasSuffix("Contents/a") }, "\(run.dump)")
     }
 
     @Test func aNewcPairMadeByBsdtarValidatesAndUnpacksWithItsData() throws {
@@ -55,7 +60,8 @@ import Testing
         let listing = try Harness.shell("bsdtar -tvf '\(payload)'")
         // libarchive's newc writer sends the data with the last link: the first says size 0.
         #expect(listing.stdout.contains(" 0 ") && listing.stdout.contains("./Contents/a"), "\(listing.stdout)")
-        let path = try product("newc-links", payload: Array(try Data(contentsOf: URL(fileURLWithPath: payload))), items: items(bytes))
+        let path = try product(
+            "newc-links", payload: Array(try Data(contentsOf: URL(fileURLWithPath: payload))), items: items(bytes))
         let run = try Validate.expectWarning(path, "link-hard")
         #expect(!run.rules.contains("shape-bom-mismatch"), "\(run.dump)")
 
@@ -74,7 +80,8 @@ import Testing
         #expect(try Harness.shell("bsdtar --format newc -czf '\(payload)' .", in: folder).status == 0)
         var listed = items(bytes)
         listed[3] = .file("./Contents/a", bytes + [0x0a])
-        let path = try product("newc-bad", payload: Array(try Data(contentsOf: URL(fileURLWithPath: payload))), items: listed)
+        let path = try product(
+            "newc-bad", payload: Array(try Data(contentsOf: URL(fileURLWithPath: payload))), items: listed)
         try Validate.expectError(path, "shape-bom-mismatch", entry: "Contents/a")
     }
 
@@ -82,9 +89,12 @@ import Testing
     func gnuCpioLinksCarryingAnELFAreRefused(format: String) throws {
         let folder = try linkedFolder("gnu-\(format)", CodeSamples.elf)
         let payload = scratch.at("gnu-\(format).gz")
-        let made = try Harness.shell("find . | LC_ALL=C sort | cpio -o -H \(format) --quiet | gzip -n > '\(payload)'", in: folder)
+        let made = try Harness.shell(
+            "find . | LC_ALL=C sort | cpio -o -H \(format) --quiet | gzip -n > '\(payload)'", in: folder)
         #expect(made.status == 0, "\(made.stderr)")
-        let path = try product("gnu-\(format)", payload: Array(try Data(contentsOf: URL(fileURLWithPath: payload))), items: items(CodeSamples.elf))
+        let path = try product(
+            "gnu-\(format)", payload: Array(try Data(contentsOf: URL(fileURLWithPath: payload))),
+            items: items(CodeSamples.elf))
         // GNU cpio drops the leading "./" (a shape finding of its own); the ELF is found on the
         // link that carries it: the last one for newc, both for odc.
         let run = try Validate.expectError(path, "exec-elf", entry: "Contents/z")
@@ -105,7 +115,14 @@ import Testing
         var package = HostileProduct(files: [("readme.txt", Array("hello\n".utf8))])
         package.items += items
         package.editBom = { entries in
-            entries.map { var e = $0; if e.path == "./Contents/c" { e.size = UInt64(bytes.count); e.checksum = BomChecksum.checksum(of: bytes) }; return e }
+            entries.map {
+                var e = $0
+                if e.path == "./Contents/c" {
+                    e.size = UInt64(bytes.count)
+                    e.checksum = BomChecksum.checksum(of: bytes)
+                }
+                return e
+            }
         }
         let path = scratch.at("odc-links.pkg")
         try package.write(to: path)
@@ -114,7 +131,9 @@ import Testing
         let unpacked = try Harness.run(["iapkg", "unpack", path, "--into", root])
         #expect(unpacked.status == 0, "\(unpacked.stderr)")
         for name in ["a", "b", "c"] {
-            #expect(try Data(contentsOf: URL(fileURLWithPath: root + "/com.example.test/1.0/Contents/" + name)) == Data(bytes), "\(name)")
+            #expect(
+                try Data(contentsOf: URL(fileURLWithPath: root + "/com.example.test/1.0/Contents/" + name))
+                    == Data(bytes), "\(name)")
         }
     }
 }

@@ -36,8 +36,10 @@ enum Harness {
 
     /// Runs `arguments` (the first is the program: "iapkg" means the built binary) in `directory`.
     @discardableResult
-    static func run(_ arguments: [String], in directory: String? = nil, environment: [String: String] = [:],
-                    stdin: Data? = nil) throws -> Result {
+    static func run(
+        _ arguments: [String], in directory: String? = nil, environment: [String: String] = [:],
+        stdin: Data? = nil
+    ) throws -> Result {
         let process = Process()
         var args = arguments
         if args.first == "iapkg" {
@@ -53,7 +55,8 @@ enum Harness {
         env.removeValue(forKey: "SOURCE_DATE_EPOCH")
         for (k, v) in environment { env[k] = v }
         process.environment = env
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         process.standardOutput = out
         process.standardError = err
         let input = Pipe()
@@ -64,8 +67,9 @@ enum Harness {
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         let errData = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                      stderr: String(decoding: errData, as: UTF8.self), stdoutData: outData)
+        return Result(
+            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self), stdoutData: outData)
     }
 
     /// Runs a shell command line.
@@ -103,8 +107,10 @@ final class ScratchFolder {
     }
 
     /// A content folder `name` with ContentInfo.plist for `product` at `version` and the given files under Contents/.
-    func contentFolder(_ name: String, product: String = "com.example.test", version: String = "1.0",
-                       files: [String: String] = ["Contents/readme.txt": "hello\n"]) throws -> String {
+    func contentFolder(
+        _ name: String, product: String = "com.example.test", version: String = "1.0",
+        files: [String: String] = ["Contents/readme.txt": "hello\n"]
+    ) throws -> String {
         try write(name + "/ContentInfo.plist", Fixtures.plist(product: product, version: version))
         try FileManager.default.createDirectory(atPath: at(name + "/Contents"), withIntermediateDirectories: true)
         for (path, text) in files { try write(name + "/" + path, text) }

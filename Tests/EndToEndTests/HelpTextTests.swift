@@ -4,7 +4,10 @@ import Testing
 /// `--help` is written as paragraphs that argument-parser wraps to the terminal: no line past the
 /// width at 80 columns, and at 200 columns a paragraph is not broken where the source broke it.
 @Suite struct HelpTextTests {
-    static let commands = [[], ["init"], ["build"], ["bump"], ["inspect"], ["validate"], ["unpack"], ["list"], ["activate"], ["serve"], ["diff"]]
+    static let commands = [
+        [], ["init"], ["build"], ["bump"], ["inspect"], ["validate"], ["unpack"], ["list"], ["activate"], ["serve"],
+        ["diff"],
+    ]
 
     func help(_ command: [String], columns: Int) throws -> [Substring] {
         let result = try Harness.run(["iapkg"] + command + ["--help"], environment: ["COLUMNS": String(columns)])

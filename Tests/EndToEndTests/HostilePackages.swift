@@ -101,7 +101,8 @@ struct HostileXar {
         for node in nodes {
             try append(node, depth: 2, heapBase: tocDigest.byteCount, heap: &heap, nextID: &nextID, to: &body)
         }
-        let xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<xar>\n <toc>\n"
+        let xml =
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<xar>\n <toc>\n"
             + "  <checksum style=\"\(tocDigestStyle ?? tocDigest.rawValue)\">\n   <offset>0</offset>\n   <size>\(tocDigest.byteCount)</size>\n  </checksum>\n"
             + "  <creation-time>2024-01-01T00:00:00Z</creation-time>\n" + body + " </toc>\n</xar>\n"
         let text = Array(editTOC(xml).utf8)
@@ -122,8 +123,10 @@ struct HostileXar {
         try Data(bytes()).write(to: URL(fileURLWithPath: path))
     }
 
-    private func append(_ node: XarNode, depth: Int, heapBase: Int, heap: inout [UInt8], nextID: inout Int,
-                        to xml: inout String) throws {
+    private func append(
+        _ node: XarNode, depth: Int, heapBase: Int, heap: inout [UInt8], nextID: inout Int,
+        to xml: inout String
+    ) throws {
         let pad = String(repeating: " ", count: depth)
         let id = node.id ?? String(nextID)
         nextID += 1
@@ -132,7 +135,8 @@ struct HostileXar {
         if let target = node.linkTarget { xml += "\(pad) <link type=\"broken\">\(escape(target))</link>\n" }
         xml += "\(pad) <mode>\(node.mode)</mode>\n\(pad) <uid>0</uid>\n\(pad) <gid>0</gid>\n"
         if let content = node.content {
-            let encoded = node.encoding == "application/x-gzip" ? try Deflater.compress(content, format: .zlib) : content
+            let encoded =
+                node.encoding == "application/x-gzip" ? try Deflater.compress(content, format: .zlib) : content
             let stored = node.storedBytes ?? encoded
             let offset = heapBase + heap.count
             heap += stored
@@ -154,7 +158,8 @@ struct HostileXar {
         case .omitted: return ""
         case .correct, .wrong:
             let digest = DigestHasher.digest(fileDigest, of: spec == .wrong ? bytes + [1] : bytes)
-            return "\(pad)  <\(element) style=\"\(fileDigestStyle ?? fileDigest.rawValue)\">\(Hex.encode(digest))</\(element)>\n"
+            return
+                "\(pad)  <\(element) style=\"\(fileDigestStyle ?? fileDigest.rawValue)\">\(Hex.encode(digest))</\(element)>\n"
         }
     }
 
@@ -177,11 +182,15 @@ struct CpioItem {
     /// Replaces the stored name bytes (for names that are not valid UTF-8).
     var nameBytes: [UInt8]?
 
-    static func directory(_ path: String, mode: UInt32 = 0o755) -> CpioItem { CpioItem(path: path, mode: 0o040000 | mode) }
+    static func directory(_ path: String, mode: UInt32 = 0o755) -> CpioItem {
+        CpioItem(path: path, mode: 0o040000 | mode)
+    }
     static func file(_ path: String, _ data: [UInt8], mode: UInt32 = 0o644) -> CpioItem {
         CpioItem(path: path, mode: 0o100000 | mode, data: data)
     }
-    static func file(_ path: String, text: String, mode: UInt32 = 0o644) -> CpioItem { .file(path, Array(text.utf8), mode: mode) }
+    static func file(_ path: String, text: String, mode: UInt32 = 0o644) -> CpioItem {
+        .file(path, Array(text.utf8), mode: mode)
+    }
     static func symlink(_ path: String, to target: String) -> CpioItem {
         CpioItem(path: path, mode: 0o120755, data: Array(target.utf8))
     }
@@ -197,8 +206,9 @@ enum OdcCpio {
     static func bytes(_ items: [CpioItem]) -> [UInt8] {
         var out: [UInt8] = []
         for (index, item) in items.enumerated() {
-            out += header(name: item.nameBytes ?? Array(item.path.utf8), mode: item.mode, size: UInt64(item.data.count),
-                          ino: item.ino == 0 ? UInt64(index + 1) : item.ino, nlink: item.nlink)
+            out += header(
+                name: item.nameBytes ?? Array(item.path.utf8), mode: item.mode, size: UInt64(item.data.count),
+                ino: item.ino == 0 ? UInt64(index + 1) : item.ino, nlink: item.nlink)
             out += item.data
         }
         out += header(name: Array("TRAILER!!!".utf8), mode: 0, size: 0, ino: 0, nlink: 1)
@@ -206,7 +216,8 @@ enum OdcCpio {
     }
 
     private static func header(name: [UInt8], mode: UInt32, size: UInt64, ino: UInt64, nlink: UInt64) -> [UInt8] {
-        let fields = "070707" + octal(0, width: 6) + octal(ino, width: 6) + octal(UInt64(mode), width: 6)
+        let fields =
+            "070707" + octal(0, width: 6) + octal(ino, width: 6) + octal(UInt64(mode), width: 6)
             + octal(0, width: 6) + octal(0, width: 6) + octal(nlink, width: 6) + octal(0, width: 6)
             + octal(1_704_067_200, width: 11) + octal(UInt64(name.count + 1), width: 6) + octal(size, width: 11)
         return Array(fields.utf8) + name + [0]
@@ -232,8 +243,10 @@ struct HostileProduct {
     init(items: [CpioItem]) { self.items = items }
 
     /// A valid product archive holding `plist` and `files` (path below Contents/ → bytes).
-    init(plist: String = Fixtures.plist(product: "com.example.test", version: "1.0"),
-         files: [(String, [UInt8])] = [("readme.txt", Array("hello\n".utf8))]) {
+    init(
+        plist: String = Fixtures.plist(product: "com.example.test", version: "1.0"),
+        files: [(String, [UInt8])] = [("readme.txt", Array("hello\n".utf8))]
+    ) {
         var items: [CpioItem] = [.directory("."), .file("./ContentInfo.plist", text: plist), .directory("./Contents")]
         for (path, bytes) in files { items.append(.file("./Contents/" + path, bytes)) }
         self.items = items
@@ -248,8 +261,9 @@ struct HostileProduct {
         let writable = items.filter { item in
             let parts = item.path.split(separator: "/", omittingEmptySubsequences: false)
             guard item.path == "." || item.path.hasPrefix("./"), item.path.utf8.count <= 1024,
-                  !parts.dropFirst().contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }),
-                  seen.insert(item.path).inserted else { return false }
+                !parts.dropFirst().contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }),
+                seen.insert(item.path).inserted
+            else { return false }
             if item.path != "." {
                 guard directories.contains(parts.dropLast().joined(separator: "/")) else { return false }
             }
@@ -261,11 +275,14 @@ struct HostileProduct {
             switch item.mode & 0o170000 {
             case 0o040000: return BomEntry(path: item.path, kind: .directory, mode: mode, size: 0)
             case 0o120000:
-                return BomEntry(path: item.path, kind: .symlink, mode: mode, size: UInt64(item.data.count),
-                                checksum: BomChecksum.checksum(of: item.data), linkTarget: String(decoding: item.data, as: UTF8.self))
+                return BomEntry(
+                    path: item.path, kind: .symlink, mode: mode, size: UInt64(item.data.count),
+                    checksum: BomChecksum.checksum(of: item.data),
+                    linkTarget: String(decoding: item.data, as: UTF8.self))
             case 0o100000:
-                return BomEntry(path: item.path, kind: .file, mode: mode, size: UInt64(item.data.count),
-                                checksum: BomChecksum.checksum(of: item.data))
+                return BomEntry(
+                    path: item.path, kind: .file, mode: mode, size: UInt64(item.data.count),
+                    checksum: BomChecksum.checksum(of: item.data))
             case 0o020000, 0o060000: return BomEntry(path: item.path, kind: .device, mode: mode, device: 0)
             default: return nil
             }
@@ -278,15 +295,22 @@ struct HostileProduct {
         let bom = try BomWriter.write(editBom(Self.bomEntries(items)))
         let sizes = items.map { UInt64($0.data.count) }
         let kbytes = ProductArchiveDocuments.installKBytes(sizes: sizes)
-        var component = XarNode.directory(name + ".pkg", [
-            .file("Bom", bom),
-            XarNode(name: "Payload", content: payload, encoding: "application/octet-stream"),
-            .file("PackageInfo", ProductArchiveDocuments.packageInfo(componentName: name, numberOfFiles: items.count, installKBytes: kbytes)),
-        ])
+        var component = XarNode.directory(
+            name + ".pkg",
+            [
+                .file("Bom", bom),
+                XarNode(name: "Payload", content: payload, encoding: "application/octet-stream"),
+                .file(
+                    "PackageInfo",
+                    ProductArchiveDocuments.packageInfo(
+                        componentName: name, numberOfFiles: items.count, installKBytes: kbytes)),
+            ])
         component.children += extraComponentNodes
         var nodes = [component]
         if !withoutDistribution {
-            nodes.insert(.file("Distribution", ProductArchiveDocuments.distribution(componentName: name, installKBytes: kbytes)), at: 0)
+            nodes.insert(
+                .file("Distribution", ProductArchiveDocuments.distribution(componentName: name, installKBytes: kbytes)),
+                at: 0)
         }
         var xar = HostileXar(nodes)
         editXar(&xar)
@@ -299,8 +323,10 @@ struct HostileProduct {
 /// Bare-tree packages: ContentInfo.plist and Contents/ as xar entries.
 enum HostileTree {
     /// A valid tree whose Contents/ holds `contents` (plus readme.txt unless `contents` is given).
-    static func nodes(plist: String = Fixtures.plist(product: "com.example.test", version: "1.0"),
-                      contents: [XarNode] = [.file("readme.txt", text: "hello\n")]) -> [XarNode] {
+    static func nodes(
+        plist: String = Fixtures.plist(product: "com.example.test", version: "1.0"),
+        contents: [XarNode] = [.file("readme.txt", text: "hello\n")]
+    ) -> [XarNode] {
         [.file("ContentInfo.plist", text: plist), .directory("Contents", contents)]
     }
 
@@ -334,7 +360,8 @@ enum CodeSamples {
     }()
 
     /// A Java class file: same magic, then minor 0 / major 52 (read as 52 "architectures": not fat).
-    static let javaClass: [UInt8] = [0xCA, 0xFE, 0xBA, 0xBE, 0x00, 0x00, 0x00, 0x34, 0x00, 0x0A] + [UInt8](repeating: 0, count: 120)
+    static let javaClass: [UInt8] =
+        [0xCA, 0xFE, 0xBA, 0xBE, 0x00, 0x00, 0x00, 0x34, 0x00, 0x0A] + [UInt8](repeating: 0, count: 120)
 
     /// An ELF header.
     static let elf: [UInt8] = [0x7F, 0x45, 0x4C, 0x46, 0x02, 0x01, 0x01, 0x00] + [UInt8](repeating: 0, count: 56)
@@ -362,14 +389,17 @@ enum CodeSamples {
     }()
 
     /// Text that merely starts with "MZ".
-    static let mzText = Array("MZ is the name of our level pack; this is a readme, not a program.\n".utf8)
+    static let mzText =
+        Array("MZ is the name of our level pack; this is a readme, not a program.\n".utf8)
         + Array(String(repeating: "Plain text line.\n", count: 20).utf8)
 }
 
 extension ScratchFolder {
     /// A tree package `name.pkg` whose Contents/ holds `contents` (and `root` beside it).
-    func hostileTree(_ name: String, _ contents: [XarNode], root: [XarNode] = [],
-                     plist: String = Fixtures.plist(product: "com.example.test", version: "1.0")) throws -> String {
+    func hostileTree(
+        _ name: String, _ contents: [XarNode], root: [XarNode] = [],
+        plist: String = Fixtures.plist(product: "com.example.test", version: "1.0")
+    ) throws -> String {
         let path = at(name + ".pkg")
         try HostileTree.write(HostileTree.nodes(plist: plist, contents: contents) + root, to: path)
         return path

@@ -21,7 +21,12 @@ import Testing
 
     @Test func manifestMatchesFilesByteForByteAndCurrentJSONFollowsActivate() throws {
         let scratch = ScratchFolder()
-        let v1 = try package(scratch, "1.0", ["Contents/a.txt": "one\n", "Contents/日本 語/データ.txt": "names in JSON\n", "Contents/deep/b.bin": String(repeating: "x", count: 70_000)])
+        let v1 = try package(
+            scratch, "1.0",
+            [
+                "Contents/a.txt": "one\n", "Contents/日本 語/データ.txt": "names in JSON\n",
+                "Contents/deep/b.bin": String(repeating: "x", count: 70_000),
+            ])
         let v2 = try package(scratch, "2.0", ["Contents/a.txt": "two\n", "Contents/c.txt": "new\n"])
         let root = scratch.at("srv")
         for pkg in [v1, v2] { #expect(try Harness.run(["iapkg", "unpack", pkg, "--into", root]).status == 0) }
@@ -45,7 +50,9 @@ import Testing
         try FileManager.default.removeItem(atPath: folder + "/2.0/manifest.json")
         #expect(try Harness.run(["iapkg", "activate", root, Self.product, "2.0"]).status == 0)
         #expect(try ServeCheck.manifestProblems(folder + "/2.0") == [])
-        #expect(try pointer(root)["manifestSHA256"] as? String == ServeCheck.sha256(try Data(contentsOf: URL(fileURLWithPath: folder + "/2.0/manifest.json"))))
+        #expect(
+            try pointer(root)["manifestSHA256"] as? String
+                == ServeCheck.sha256(try Data(contentsOf: URL(fileURLWithPath: folder + "/2.0/manifest.json"))))
         // …and an identical unpack still says "already installed".
         let again = try Harness.run(["iapkg", "unpack", v2, "--into", root])
         #expect(again.stdout.contains("already installed"), "\(again.stdout)\(again.stderr)")

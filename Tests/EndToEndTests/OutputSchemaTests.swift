@@ -34,20 +34,29 @@ import Testing
 
     @Test func everyCommandsJSONMatchesItsSchema() throws {
         let scratch = ScratchFolder()
-        try Harness.run(["cp", "-a", Harness.packageRoot.appendingPathComponent("Examples").path, scratch.at("Examples")])
-        let built = try Harness.run(["iapkg", "build", "Examples/book-chapter", "-o", "a.pkg", "--json"], in: scratch.path)
+        try Harness.run([
+            "cp", "-a", Harness.packageRoot.appendingPathComponent("Examples").path, scratch.at("Examples"),
+        ])
+        let built = try Harness.run(
+            ["iapkg", "build", "Examples/book-chapter", "-o", "a.pkg", "--json"], in: scratch.path)
         #expect(built.status == 0)
         try Self.expectValid(built, "build.schema.json")
-        let tree = try Harness.run(["iapkg", "build", "Examples/level-pack", "--layout", "tree", "-o", "b.pkg", "--json"], in: scratch.path)
+        let tree = try Harness.run(
+            ["iapkg", "build", "Examples/level-pack", "--layout", "tree", "-o", "b.pkg", "--json"], in: scratch.path)
         try Self.expectValid(tree, "build.schema.json")
-        try Self.expectValid(try Harness.run(["iapkg", "inspect", "a.pkg", "--json"], in: scratch.path), "inspect.schema.json")
-        try Self.expectValid(try Harness.run(["iapkg", "inspect", "b.pkg", "--json"], in: scratch.path), "inspect.schema.json")
-        let validated = try Harness.run(["iapkg", "validate", "a.pkg", "b.pkg", "Examples/broken-pack", "missing.pkg", "--json"],
-                                        in: scratch.path)
+        try Self.expectValid(
+            try Harness.run(["iapkg", "inspect", "a.pkg", "--json"], in: scratch.path), "inspect.schema.json")
+        try Self.expectValid(
+            try Harness.run(["iapkg", "inspect", "b.pkg", "--json"], in: scratch.path), "inspect.schema.json")
+        let validated = try Harness.run(
+            ["iapkg", "validate", "a.pkg", "b.pkg", "Examples/broken-pack", "missing.pkg", "--json"],
+            in: scratch.path)
         #expect(validated.status == 2)
         try Self.expectValid(validated, "validate.schema.json")
-        try Self.expectValid(try Harness.run(["iapkg", "bump", "Examples/book-chapter", "--json"], in: scratch.path), "bump.schema.json")
-        let unpacked = try Harness.run(["iapkg", "unpack", "a.pkg", "b.pkg", "--into", "srv", "--keep", "1", "--json"], in: scratch.path)
+        try Self.expectValid(
+            try Harness.run(["iapkg", "bump", "Examples/book-chapter", "--json"], in: scratch.path), "bump.schema.json")
+        let unpacked = try Harness.run(
+            ["iapkg", "unpack", "a.pkg", "b.pkg", "--into", "srv", "--keep", "1", "--json"], in: scratch.path)
         #expect(unpacked.status == 0)
         try Self.expectValid(unpacked, "unpack.schema.json")
         try Self.expectValid(try Harness.run(["iapkg", "list", "srv", "--json"], in: scratch.path), "list.schema.json")
@@ -55,34 +64,47 @@ import Testing
         let product = scratch.at("srv/com.example.game.levels.pack1")
         for document in ["/1.0/manifest.json", "/current.json"] {
             let data = try Data(contentsOf: URL(fileURLWithPath: product + document))
-            let problems = try Self.violations(data, schema: Self.schemas + (document.hasSuffix("current.json") ? "/current.schema.json" : "/manifest.schema.json"))
+            let problems = try Self.violations(
+                data,
+                schema: Self.schemas
+                    + (document.hasSuffix("current.json") ? "/current.schema.json" : "/manifest.schema.json"))
             #expect(problems == nil, "\(document): \(problems ?? "")")
         }
-        try Self.expectValid(try Harness.run(["iapkg", "diff", "a.pkg", "Examples/book-chapter", "--json"], in: scratch.path), "diff.schema.json")
+        try Self.expectValid(
+            try Harness.run(["iapkg", "diff", "a.pkg", "Examples/book-chapter", "--json"], in: scratch.path),
+            "diff.schema.json")
     }
 
     @Test func aChangedShapeFailsTheSchema() throws {
         let scratch = ScratchFolder()
-        let result = try Harness.run(["iapkg", "validate", Harness.packageRoot.appendingPathComponent("Examples/broken-pack").path, "--json"],
-                                     in: scratch.path)
+        let result = try Harness.run(
+            ["iapkg", "validate", Harness.packageRoot.appendingPathComponent("Examples/broken-pack").path, "--json"],
+            in: scratch.path)
         let renamed = Data(result.stdout.replacingOccurrences(of: "\"rule\"", with: "\"ruleId\"").utf8)
         #expect(try Self.violations(renamed, schema: Self.schemas + "/validate.schema.json") != nil)
-        let added = Data(result.stdout.replacingOccurrences(of: "\"schemaVersion\"", with: "\"extra\" : 1, \"schemaVersion\"").utf8)
+        let added = Data(
+            result.stdout.replacingOccurrences(of: "\"schemaVersion\"", with: "\"extra\" : 1, \"schemaVersion\"").utf8)
         #expect(try Self.violations(added, schema: Self.schemas + "/validate.schema.json") != nil)
     }
 
     @Test func sarifIsValidSarif210() throws {
         let scratch = ScratchFolder()
-        try Harness.run(["cp", "-a", Harness.packageRoot.appendingPathComponent("Examples").path, scratch.at("Examples")])
+        try Harness.run([
+            "cp", "-a", Harness.packageRoot.appendingPathComponent("Examples").path, scratch.at("Examples"),
+        ])
         try Harness.run(["iapkg", "build", "Examples/book-chapter", "-o", "a.pkg"], in: scratch.path)
         try scratch.write("bad.pkg", "not a xar archive")
         let folder = try scratch.contentFolder("scripted", files: ["Contents/run.sh": "#!/bin/sh\necho hi\n"])
         try Harness.run(["iapkg", "build", folder, "-o", "w.pkg"], in: scratch.path)
-        let result = try Harness.run(["iapkg", "validate", "a.pkg", "w.pkg", "bad.pkg", "Examples/broken-pack", "missing.pkg",
-                                      "--format", "sarif"],
-                                     in: scratch.path)
+        let result = try Harness.run(
+            [
+                "iapkg", "validate", "a.pkg", "w.pkg", "bad.pkg", "Examples/broken-pack", "missing.pkg",
+                "--format", "sarif",
+            ],
+            in: scratch.path)
         #expect(result.status == 2)
-        let problems = try Self.violations(result.stdoutData, schema: Self.fixtures + "/sarif-schema-2.1.0.json", directory: Self.fixtures)
+        let problems = try Self.violations(
+            result.stdoutData, schema: Self.fixtures + "/sarif-schema-2.1.0.json", directory: Self.fixtures)
         #expect(problems == nil, "\(problems ?? "")")
 
         let log = try #require(try JSONSerialization.jsonObject(with: result.stdoutData) as? [String: Any])
@@ -111,7 +133,8 @@ import Testing
     /// Every rule id in README's "The rules" table has a one-line summary (SARIF's rule descriptions).
     @Test func everyReadmeRuleHasASummary() throws {
         let readme = try String(contentsOf: Harness.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        let table = try #require(readme.components(separatedBy: "### The rules").last?.components(separatedBy: "\n## ").first)
+        let table = try #require(
+            readme.components(separatedBy: "### The rules").last?.components(separatedBy: "\n## ").first)
         let ids = table.split(separator: "`").enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
             .filter { $0.range(of: #"^[a-z]+(-[a-z0-9]+)+$"#, options: .regularExpression) != nil }
         #expect(ids.count > 80)

@@ -8,7 +8,9 @@ import Testing
     let scratch = ScratchFolder()
 
     /// A product package named `content` whose Distribution and/or PackageInfo are replaced.
-    func package(_ file: String, name: String = "content", distribution: String? = nil, packageInfo: String? = nil) throws -> String {
+    func package(_ file: String, name: String = "content", distribution: String? = nil, packageInfo: String? = nil)
+        throws -> String
+    {
         var package = HostileProduct()
         package.name = name
         package.editXar = { xar in
@@ -105,33 +107,35 @@ import Testing
 
     @Test func anEscapedComponentReferenceMatches() throws {
         let distribution = """
-        <?xml version="1.0" encoding="utf-8"?>
-        <installer-gui-script minSpecVersion="1"><pkg-ref id="x" version="0">#Level%20Pack%20%C3%A9.pkg</pkg-ref></installer-gui-script>
-        """
+            <?xml version="1.0" encoding="utf-8"?>
+            <installer-gui-script minSpecVersion="1"><pkg-ref id="x" version="0">#Level%20Pack%20%C3%A9.pkg</pkg-ref></installer-gui-script>
+            """
         try Validate.expectClean(try package("escaped", name: "Level Pack é", distribution: distribution))
     }
 
     @Test func installScriptsInThePackageInfoAreRefused() throws {
         let info = """
-        <?xml version="1.0" encoding="utf-8"?>
-        <pkg-info identifier="content" version="0" format-version="2" auth="root">
-            <payload numberOfFiles="4" installKBytes="12"/>
-            <scripts><preinstall file="./preinstall"/><postinstall file="./postinstall" timeout="600"/></scripts>
-        </pkg-info>
-        """
-        let run = try Validate.expectError(try package("scripts", packageInfo: info), "shape-packageinfo", entry: "PackageInfo")
+            <?xml version="1.0" encoding="utf-8"?>
+            <pkg-info identifier="content" version="0" format-version="2" auth="root">
+                <payload numberOfFiles="4" installKBytes="12"/>
+                <scripts><preinstall file="./preinstall"/><postinstall file="./postinstall" timeout="600"/></scripts>
+            </pkg-info>
+            """
+        let run = try Validate.expectError(
+            try package("scripts", packageInfo: info), "shape-packageinfo", entry: "PackageInfo")
         #expect(run.findings.contains { $0.message.contains("preinstall, postinstall") }, "\(run.dump)")
     }
 
     @Test func aDistributionWithASecondComponentIsRefused() throws {
         let distribution = """
-        <?xml version="1.0" encoding="utf-8"?>
-        <installer-gui-script minSpecVersion="1">
-            <pkg-ref id="a" version="0">#content.pkg</pkg-ref>
-            <pkg-ref id="b" version="0">#tools.pkg</pkg-ref>
-        </installer-gui-script>
-        """
-        let run = try Validate.expectError(try package("two", distribution: distribution), "shape-distribution", entry: "Distribution")
+            <?xml version="1.0" encoding="utf-8"?>
+            <installer-gui-script minSpecVersion="1">
+                <pkg-ref id="a" version="0">#content.pkg</pkg-ref>
+                <pkg-ref id="b" version="0">#tools.pkg</pkg-ref>
+            </installer-gui-script>
+            """
+        let run = try Validate.expectError(
+            try package("two", distribution: distribution), "shape-distribution", entry: "Distribution")
         #expect(run.findings.contains { $0.message.contains("#tools.pkg") }, "\(run.dump)")
     }
 }

@@ -41,14 +41,19 @@ import Testing
         let steps = try Self.steps()
         #expect(steps.count >= 10)
         let scratch = ScratchFolder()
-        let copy = try Harness.run(["cp", "-a", Harness.packageRoot.appendingPathComponent("Examples").path, scratch.at("Examples")])
+        let copy = try Harness.run([
+            "cp", "-a", Harness.packageRoot.appendingPathComponent("Examples").path, scratch.at("Examples"),
+        ])
         #expect(copy.status == 0)
         let binFolder = (Harness.binary as NSString).deletingLastPathComponent
         let path = binFolder + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
         for step in steps {
-            let result = try Harness.run(["sh", "-c", step.command + " 2>&1"], in: scratch.path, environment: ["PATH": path])
+            let result = try Harness.run(
+                ["sh", "-c", step.command + " 2>&1"], in: scratch.path, environment: ["PATH": path])
             #expect(result.status == step.status, "\(step.command)\n\(result.stdout)")
-            var actual = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map { Self.masked(String($0)) }
+            var actual = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map {
+                Self.masked(String($0))
+            }
             if actual.last == "" { actual.removeLast() }
             #expect(actual == step.expected.map(Self.masked), "\(step.command)")
         }

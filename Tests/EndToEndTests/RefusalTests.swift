@@ -11,8 +11,10 @@ import Testing
         return (result, left)
     }
 
-    func expectRefused(_ result: Harness.Result, _ left: [String], rule: String, naming entry: String,
-                       status: Int32 = 1, sourceLocation: SourceLocation = #_sourceLocation) {
+    func expectRefused(
+        _ result: Harness.Result, _ left: [String], rule: String, naming entry: String,
+        status: Int32 = 1, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         #expect(result.status == status, "\(result.stderr)", sourceLocation: sourceLocation)
         #expect(result.stderr.contains("[\(rule)]"), "\(result.stderr)", sourceLocation: sourceLocation)
         #expect(result.stderr.contains(entry), "\(result.stderr)", sourceLocation: sourceLocation)
@@ -60,18 +62,22 @@ import Testing
         #expect(plist.contains("<string>com.example.x</string>"))
         #expect(plist.contains("<string>1.0</string>"))
         var isDirectory: ObjCBool = false
-        #expect(FileManager.default.fileExists(atPath: scratch.at("com.example.x/Contents"), isDirectory: &isDirectory) && isDirectory.boolValue)
+        #expect(
+            FileManager.default.fileExists(atPath: scratch.at("com.example.x/Contents"), isDirectory: &isDirectory)
+                && isDirectory.boolValue)
     }
 
     @Test func executablesJudgedByBytes() throws {
         let scratch = ScratchFolder()
         let folder = try scratch.contentFolder("c")
-        try scratch.write("c/Contents/data.bin", Data([0xcf, 0xfa, 0xed, 0xfe, 7, 0, 0, 1] + [UInt8](repeating: 0, count: 64)))
+        try scratch.write(
+            "c/Contents/data.bin", Data([0xcf, 0xfa, 0xed, 0xfe, 7, 0, 0, 1] + [UInt8](repeating: 0, count: 64)))
         var (result, left) = try build(folder, in: scratch)
         expectRefused(result, left, rule: "exec-macho", naming: "Contents/data.bin")
 
         try FileManager.default.removeItem(atPath: folder + "/Contents/data.bin")
-        try scratch.write("c/Contents/level.dat", Data([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0] + [UInt8](repeating: 0, count: 64)))
+        try scratch.write(
+            "c/Contents/level.dat", Data([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0] + [UInt8](repeating: 0, count: 64)))
         (result, left) = try build(folder, in: scratch)
         expectRefused(result, left, rule: "exec-elf", naming: "Contents/level.dat")
     }
@@ -79,7 +85,8 @@ import Testing
     @Test func symlinkLeavingContents() throws {
         let scratch = ScratchFolder()
         let folder = try scratch.contentFolder("c")
-        try FileManager.default.createSymbolicLink(atPath: folder + "/Contents/escape", withDestinationPath: "../../secret")
+        try FileManager.default.createSymbolicLink(
+            atPath: folder + "/Contents/escape", withDestinationPath: "../../secret")
         let (result, left) = try build(folder, in: scratch)
         expectRefused(result, left, rule: "link-escape", naming: "Contents/escape")
     }

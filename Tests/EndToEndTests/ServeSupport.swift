@@ -14,7 +14,9 @@ final class ServeProcess {
         _ = FileManager.default.createFile(atPath: outPath, contents: nil)
         _ = FileManager.default.createFile(atPath: errPath, contents: nil)
         process.executableURL = URL(fileURLWithPath: Harness.binary)
-        process.arguments = ["serve", "--incoming", incoming, "--into", root, "--rescan-seconds", "1", "--settle-seconds", "0.5"] + extra
+        process.arguments =
+            ["serve", "--incoming", incoming, "--into", root, "--rescan-seconds", "1", "--settle-seconds", "0.5"]
+            + extra
         var env = ProcessInfo.processInfo.environment
         env["NO_COLOR"] = "1"
         process.environment = env
@@ -37,7 +39,9 @@ final class ServeProcess {
 
     /// The JSON lines written so far.
     var events: [[String: Any]] {
-        stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        stdout.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
     }
 }
 
@@ -79,15 +83,22 @@ enum ServeCheck {
         for file in files {
             let path = try #require(file["path"] as? String)
             listed.insert(path)
-            guard let bytes = FileManager.default.contents(atPath: folder + "/" + path) else { problems.append("missing \(path)"); continue }
+            guard let bytes = FileManager.default.contents(atPath: folder + "/" + path) else {
+                problems.append("missing \(path)")
+                continue
+            }
             if bytes.count != (file["size"] as? Int) { problems.append("size of \(path)") }
             if sha256(bytes) != file["sha256"] as? String { problems.append("sha256 of \(path)") }
         }
-        if (manifest["totalBytes"] as? Int) != files.compactMap({ $0["size"] as? Int }).reduce(0, +) { problems.append("totalBytes") }
+        if (manifest["totalBytes"] as? Int) != files.compactMap({ $0["size"] as? Int }).reduce(0, +) {
+            problems.append("totalBytes")
+        }
         let enumerator = FileManager.default.enumerator(atPath: folder)
         while let rel = enumerator?.nextObject() as? String {
             let attrs = try FileManager.default.attributesOfItem(atPath: folder + "/" + rel)
-            if attrs[.type] as? FileAttributeType == .typeRegular, rel != "manifest.json", !listed.contains(rel) { problems.append("unlisted \(rel)") }
+            if attrs[.type] as? FileAttributeType == .typeRegular, rel != "manifest.json", !listed.contains(rel) {
+                problems.append("unlisted \(rel)")
+            }
         }
         return problems
     }

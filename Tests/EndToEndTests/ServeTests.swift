@@ -3,9 +3,15 @@ import Testing
 
 /// `iapkg serve`: packages dropped into a folder are handled exactly once, through kills.
 @Suite(.serialized) struct ServeTests {
-    func build(_ scratch: ScratchFolder, product: String, version: String, name: String, randomBytes: Int = 0) throws -> String {
-        let folder = try scratch.contentFolder("src-\(name)", product: product, version: version,
-                                               files: ["Contents/data.txt": "\(product) \(version)\n", "Contents/art/pic.bin": String(repeating: name, count: 2000)])
+    func build(_ scratch: ScratchFolder, product: String, version: String, name: String, randomBytes: Int = 0) throws
+        -> String
+    {
+        let folder = try scratch.contentFolder(
+            "src-\(name)", product: product, version: version,
+            files: [
+                "Contents/data.txt": "\(product) \(version)\n",
+                "Contents/art/pic.bin": String(repeating: name, count: 2000),
+            ])
         if randomBytes > 0 {  // incompressible: handling takes long enough for kills to land mid-work
             let noise = try #require(FileHandle(forReadingAtPath: "/dev/urandom")).readData(ofLength: randomBytes)
             try scratch.write("src-\(name)/Contents/art/noise.bin", noise)
@@ -19,7 +25,8 @@ import Testing
 
     @Test func acceptsRejectsKeepsReportsAndStopsCleanly() throws {
         let scratch = ScratchFolder()
-        let incoming = scratch.at("incoming"), root = scratch.at("srv")
+        let incoming = scratch.at("incoming")
+        let root = scratch.at("srv")
         try FileManager.default.createDirectory(atPath: incoming, withIntermediateDirectories: true)
         let good = try build(scratch, product: "com.example.serve.a", version: "1.0", name: "good")
         // Waiting before the start: taken at start.
@@ -34,12 +41,18 @@ import Testing
         #expect(ServeCheck.wait(seconds: 20) { serve.events.count >= 3 }, "\(serve.stderr)")
         #expect(serve.stop(SIGTERM) == 0, "\(serve.stderr)")
 
-        #expect(ServeCheck.names(incoming + "/accepted") == ["early-1.pkg", "early-1.pkg.report.json", "early.pkg", "early.pkg.report.json"])
+        #expect(
+            ServeCheck.names(incoming + "/accepted") == [
+                "early-1.pkg", "early-1.pkg.report.json", "early.pkg", "early.pkg.report.json",
+            ])
         #expect(ServeCheck.names(incoming + "/rejected") == ["broken.pkg", "broken.pkg.report.json"])
         #expect(ServeCheck.names(incoming + "/.processing") == [])
         #expect(FileManager.default.fileExists(atPath: incoming + "/upload.pkg.part"))
         #expect(FileManager.default.fileExists(atPath: incoming + "/.hidden.pkg"))
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: incoming + "/rejected/broken.pkg.report.json"))) as? [String: Any])
+        let report = try #require(
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: URL(fileURLWithPath: incoming + "/rejected/broken.pkg.report.json")))
+                as? [String: Any])
         #expect(report["schemaVersion"] as? Int == 1 && report["valid"] as? Bool == false)
         let inputs = try #require(report["inputs"] as? [[String: Any]])
         #expect((inputs.first?["findings"] as? [[String: Any]])?.first?["rule"] as? String == "xar-magic")
@@ -52,31 +65,43 @@ import Testing
 
     @Test func exactlyOnceThroughTwentyKills() throws {
         let scratch = ScratchFolder()
-        let incoming = scratch.at("incoming"), root = scratch.at("srv")
+        let incoming = scratch.at("incoming")
+        let root = scratch.at("srv")
         try FileManager.default.createDirectory(atPath: incoming, withIntermediateDirectories: true)
         let count = 44
         // Eleven products, versions rising: each product's versions arrive in order.
         var packages: [(path: String, name: String, product: String, version: String)] = []
         for i in 0..<count {
-            let product = "com.example.kill.p\(i % 11)", version = "1.\(i / 11)"
-            packages.append((try build(scratch, product: product, version: version, name: "k\(i)", randomBytes: 1 << 21), "k\(i).pkg", product, version))
+            let product = "com.example.kill.p\(i % 11)"
+            let version = "1.\(i / 11)"
+            packages.append(
+                (
+                    try build(scratch, product: product, version: version, name: "k\(i)", randomBytes: 1 << 21),
+                    "k\(i).pkg", product, version
+                ))
         }
-        var next = 0, interrupted = 0
+        var next = 0
+        var interrupted = 0
         var generator = SystemRandomNumberGenerator()
         for round in 0..<20 {
-            let serve = try ServeProcess(scratch, incoming: incoming, root: root, extra: ["--jobs", "2"], tag: "round\(round)")
+            let serve = try ServeProcess(
+                scratch, incoming: incoming, root: root, extra: ["--jobs", "2"], tag: "round\(round)")
             // Two packages a round, each only after its product's previous version was handled.
             for _ in 0..<2 where next < count {
                 let (path, name, product, _) = packages[next]
                 _ = ServeCheck.wait(seconds: 10) {
-                    packages[..<next].filter { $0.product == product }.allSatisfy { FileManager.default.fileExists(atPath: incoming + "/accepted/" + $0.name) }
+                    packages[..<next].filter { $0.product == product }.allSatisfy {
+                        FileManager.default.fileExists(atPath: incoming + "/accepted/" + $0.name)
+                    }
                 }
                 try ServeCheck.drop(path, into: incoming, as: name)
                 next += 1
             }
             usleep(UInt32.random(in: 20_000...300_000, using: &generator))
             serve.stop(SIGKILL)
-            let staging = (0..<11).contains { ServeCheck.names(root + "/com.example.kill.p\($0)").contains { $0.hasPrefix(".staging-") } }
+            let staging = (0..<11).contains {
+                ServeCheck.names(root + "/com.example.kill.p\($0)").contains { $0.hasPrefix(".staging-") }
+            }
             if !ServeCheck.names(incoming + "/.processing").isEmpty || staging { interrupted += 1 }
         }
         #expect(interrupted >= 1, "no kill landed while a package was in hand")
@@ -84,13 +109,16 @@ import Testing
         while next < count {
             let (path, name, product, _) = packages[next]
             _ = ServeCheck.wait(seconds: 20) {
-                packages[..<next].filter { $0.product == product }.allSatisfy { FileManager.default.fileExists(atPath: incoming + "/accepted/" + $0.name) }
+                packages[..<next].filter { $0.product == product }.allSatisfy {
+                    FileManager.default.fileExists(atPath: incoming + "/accepted/" + $0.name)
+                }
             }
             try ServeCheck.drop(path, into: incoming, as: name)
             next += 1
         }
         let done = ServeCheck.wait(seconds: 60) {
-            ServeCheck.names(incoming).filter { $0.hasSuffix(".pkg") }.isEmpty && ServeCheck.names(incoming + "/.processing").isEmpty
+            ServeCheck.names(incoming).filter { $0.hasSuffix(".pkg") }.isEmpty
+                && ServeCheck.names(incoming + "/.processing").isEmpty
         }
         #expect(done, "\(last.stderr)")
         #expect(last.stop(SIGTERM) == 0)
@@ -105,7 +133,9 @@ import Testing
             let names = ServeCheck.names(folder)
             #expect(names == [".lock", "1.0", "1.1", "1.2", "1.3", "current", "current.json"], "\(names)")
             #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folder + "/current") == "1.3")
-            for version in ["1.0", "1.1", "1.2", "1.3"] { #expect(try ServeCheck.manifestProblems(folder + "/" + version) == []) }
+            for version in ["1.0", "1.1", "1.2", "1.3"] {
+                #expect(try ServeCheck.manifestProblems(folder + "/" + version) == [])
+            }
         }
     }
 }
@@ -114,12 +144,14 @@ import Testing
 @Suite struct ServeStopTests {
     @Test func sigtermFinishesWhatItHoldsAndLeavesTheRest() throws {
         let scratch = ScratchFolder()
-        let incoming = scratch.at("incoming"), root = scratch.at("srv")
+        let incoming = scratch.at("incoming")
+        let root = scratch.at("srv")
         try FileManager.default.createDirectory(atPath: incoming, withIntermediateDirectories: true)
         var names: [String] = []
         for i in 0..<12 {
-            let folder = try scratch.contentFolder("s\(i)", product: "com.example.stop.p\(i)", version: "1.0",
-                                                   files: ["Contents/big.bin": String(repeating: "\(i)", count: 300_000)])
+            let folder = try scratch.contentFolder(
+                "s\(i)", product: "com.example.stop.p\(i)", version: "1.0",
+                files: ["Contents/big.bin": String(repeating: "\(i)", count: 300_000)])
             #expect(try Harness.run(["iapkg", "build", folder, "-o", scratch.at("s\(i).pkg")]).status == 0)
             names.append("s\(i).pkg")
         }
@@ -145,15 +177,18 @@ import Testing
 
     @Test func versionsOfOneProductAtOnceAreInstalledOneAtATime() throws {
         let scratch = ScratchFolder()
-        let incoming = scratch.at("incoming"), root = scratch.at("srv")
+        let incoming = scratch.at("incoming")
+        let root = scratch.at("srv")
         try FileManager.default.createDirectory(atPath: incoming, withIntermediateDirectories: true)
         let product = "com.example.same"
         for i in 1...6 {
-            let folder = try scratch.contentFolder("v\(i)", product: product, version: "1.\(i)",
-                                                   files: ["Contents/data.bin": String(repeating: "\(i)", count: 200_000)])
+            let folder = try scratch.contentFolder(
+                "v\(i)", product: product, version: "1.\(i)",
+                files: ["Contents/data.bin": String(repeating: "\(i)", count: 200_000)])
             #expect(try Harness.run(["iapkg", "build", folder, "-o", scratch.at("v\(i).pkg")]).status == 0)
         }
-        let serve = try ServeProcess(scratch, incoming: incoming, root: root, extra: ["--jobs", "3", "--allow-downgrade"])
+        let serve = try ServeProcess(
+            scratch, incoming: incoming, root: root, extra: ["--jobs", "3", "--allow-downgrade"])
         #expect(ServeCheck.wait(seconds: 10) { serve.stderr.contains("watching") })
         for i in 1...6 { try ServeCheck.drop(scratch.at("v\(i).pkg"), into: incoming, as: "v\(i).pkg") }
         try ServeCheck.drop(scratch.at("v6.pkg"), into: incoming, as: "again.pkg")
@@ -161,8 +196,10 @@ import Testing
         #expect(serve.stop(SIGTERM) == 0)
         #expect(serve.events.allSatisfy { $0["outcome"] as? String == "accepted" }, "\(serve.stdout)")
         let folder = root + "/" + product
-        #expect(ServeCheck.names(folder) == [".lock", "1.1", "1.2", "1.3", "1.4", "1.5", "1.6", "current", "current.json"])
-        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folder + "/current") == "1.6")  // --activate newest
+        #expect(
+            ServeCheck.names(folder) == [".lock", "1.1", "1.2", "1.3", "1.4", "1.5", "1.6", "current", "current.json"])
+        // --activate newest
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folder + "/current") == "1.6")
         for i in 1...6 { #expect(try ServeCheck.manifestProblems(folder + "/1.\(i)") == []) }
     }
 }

@@ -32,8 +32,11 @@ struct SignatureTests {
 
     @Test func signedReportsMatchTheirSchemas() throws {
         let path = try signedPackage("schema")
-        try OutputSchemaTests.expectValid(try Harness.run(["iapkg", "validate", path, "--json",
-                                                           "--trust-anchor", pki.at("ca.pem")]), "validate.schema.json")
+        try OutputSchemaTests.expectValid(
+            try Harness.run([
+                "iapkg", "validate", path, "--json",
+                "--trust-anchor", pki.at("ca.pem"),
+            ]), "validate.schema.json")
         try OutputSchemaTests.expectValid(try Harness.run(["iapkg", "inspect", path, "--json"]), "inspect.schema.json")
     }
 
@@ -41,7 +44,8 @@ struct SignatureTests {
     func signedPackage(_ name: String, edit: (inout TestSigner) -> Void = { _ in }) throws -> String {
         let unsigned = scratch.at(name + "-unsigned.pkg")
         try HostileTree.write(HostileTree.nodes(), to: unsigned)
-        var signer = TestSigner(key: pki.at("leaf.key"), certificates: [pki.at("leaf.pem"), pki.at("ca.pem")], cms: true)
+        var signer = TestSigner(
+            key: pki.at("leaf.key"), certificates: [pki.at("leaf.pem"), pki.at("ca.pem")], cms: true)
         edit(&signer)
         let work = ScratchFolder()
         let path = scratch.at(name + ".pkg")
@@ -63,7 +67,9 @@ struct SignatureTests {
         #expect(found.first?.certificates.first?.subject == "CN=iapkg Test Signer")
         #expect(found.first?.certificates.last?.subject == "CN=iapkg Test Root CA")
         let text = try Harness.run(["iapkg", "validate", path])
-        #expect(text.stdout.contains("signature RSA verified, signed by CN=iapkg Test Signer; trust not checked"), "\(text.stdout)")
+        #expect(
+            text.stdout.contains("signature RSA verified, signed by CN=iapkg Test Signer; trust not checked"),
+            "\(text.stdout)")
     }
 
     @Test("inspect shows the chain: subject, issuer, validity, SHA-256 fingerprint, in text and JSON")
@@ -79,33 +85,52 @@ struct SignatureTests {
         #expect(leaf.notBefore.hasSuffix("Z") && leaf.notAfter > leaf.notBefore)
         let text = try Harness.run(["iapkg", "inspect", path])
         #expect(text.stdout.contains("signature    RSA verified"), "\(text.stdout)")
-        #expect(text.stdout.contains("subject  CN=iapkg Test Signer") && text.stdout.contains("sha256   " + leaf.sha256))
+        #expect(
+            text.stdout.contains("subject  CN=iapkg Test Signer") && text.stdout.contains("sha256   " + leaf.sha256))
         #expect(text.stdout.contains("the same 2 certificates as above"), "\(text.stdout)")
     }
 
     @Test("one flipped bit in the RSA signature is an error")
     func flippedRSABit() throws {
-        let path = try signedPackage("flipped") { $0.editSignature = { var bytes = $0; bytes[100] ^= 0x01; return bytes } }
+        let path = try signedPackage("flipped") {
+            $0.editSignature = {
+                var bytes = $0
+                bytes[100] ^= 0x01
+                return bytes
+            }
+        }
         let run = try Validate.expectError(path, "xar-signature-invalid")
         #expect(try signatures(run).map(\.status) == ["invalid", "verified"])
     }
 
     @Test("a CMS signature over other bytes than the TOC digest is an error")
     func cmsOverOtherBytes() throws {
-        let path = try signedPackage("cms-other") { $0.editCMSContent = { var bytes = $0; bytes[0] ^= 0x80; return bytes } }
+        let path = try signedPackage("cms-other") {
+            $0.editCMSContent = {
+                var bytes = $0
+                bytes[0] ^= 0x80
+                return bytes
+            }
+        }
         let run = try Validate.expectError(path, "xar-signature-invalid")
         #expect(try signatures(run).map(\.status) == ["verified", "invalid"])
     }
 
     @Test("a certificate of another key is an error")
     func wrongKey() throws {
-        let path = try signedPackage("wrong-key") { $0.certificates = [pki.at("other-ca.pem")]; $0.cms = false }
+        let path = try signedPackage("wrong-key") {
+            $0.certificates = [pki.at("other-ca.pem")]
+            $0.cms = false
+        }
         try Validate.expectError(path, "xar-signature-invalid")
     }
 
     @Test("a signature without certificates is an error")
     func missingCertificate() throws {
-        let path = try signedPackage("no-certificate") { $0.certificates = []; $0.cms = false }
+        let path = try signedPackage("no-certificate") {
+            $0.certificates = []
+            $0.cms = false
+        }
         try Validate.expectError(path, "xar-signature-certificate")
     }
 
@@ -114,7 +139,8 @@ struct SignatureTests {
         let path = try signedPackage("anchored")
         let trusted = try Validate.expectClean(path, extra: ["--trust-anchor", pki.at("ca.pem")])
         #expect(try signatures(trusted).allSatisfy { $0.trust == "trusted" })
-        let other = try Validate.expectError(path, "xar-signature-untrusted", extra: ["--trust-anchor", pki.at("other-ca.pem")])
+        let other = try Validate.expectError(
+            path, "xar-signature-untrusted", extra: ["--trust-anchor", pki.at("other-ca.pem")])
         #expect(try signatures(other).allSatisfy { $0.trust == "untrusted" && $0.status == "verified" })
     }
 
@@ -123,9 +149,14 @@ struct SignatureTests {
         let path = try signedPackage("expired") { $0.certificates = [pki.at("expired.pem"), pki.at("ca.pem")] }
         let run = try Validate.expectClean(path, extra: ["--trust-anchor", pki.at("ca.pem")])
         let found = try signatures(run)
-        #expect(found.allSatisfy { $0.status == "verified" && $0.trust == "trusted" && $0.certificates.first?.expired == true })
+        #expect(
+            found.allSatisfy {
+                $0.status == "verified" && $0.trust == "trusted" && $0.certificates.first?.expired == true
+            })
         let text = try Harness.run(["iapkg", "validate", path])
-        #expect(text.status == 0 && text.stdout.contains("outside its validity period now (information only)"), "\(text.stdout)")
+        #expect(
+            text.status == 0 && text.stdout.contains("outside its validity period now (information only)"),
+            "\(text.stdout)")
     }
 
     @Test("--trust-anchor fails an unsigned package, and a file that is no PEM certificate is a usage error")
@@ -142,9 +173,13 @@ struct SignatureTests {
     @Test("a SHA-256 TOC is signed with a SHA-256 DigestInfo (as xar --sign writes it), and verifies")
     func sha256TOC() throws {
         let unsigned = scratch.at("sha256-unsigned.pkg")
-        try HostileTree.write(HostileTree.nodes(), to: unsigned) { $0.tocDigest = .sha256; $0.checksumCode = 3 }
+        try HostileTree.write(HostileTree.nodes(), to: unsigned) {
+            $0.tocDigest = .sha256
+            $0.checksumCode = 3
+        }
         let signed = scratch.at("sha256.pkg")
-        try TestSigner(key: pki.at("leaf.key"), certificates: [pki.at("leaf.pem")], cms: true).sign(unsigned, to: signed, work: ScratchFolder())
+        try TestSigner(key: pki.at("leaf.key"), certificates: [pki.at("leaf.pem")], cms: true).sign(
+            unsigned, to: signed, work: ScratchFolder())
         let run = try Validate.run(signed)
         #expect(try signatures(run).map(\.status) == ["verified", "verified"], "\(run.dump)")
         #expect(!run.rules.contains { $0.hasPrefix("xar-signature") }, "\(run.dump)")
@@ -157,7 +192,8 @@ struct SignatureTests {
         let build = try Harness.run(["iapkg", "build", folder, "-o", unsigned])
         #expect(build.status == 0, "\(build.stderr)")
         let signed = scratch.at("built-signed.pkg")
-        try TestSigner(key: pki.at("leaf.key"), certificates: [pki.at("leaf.pem")], cms: true).sign(unsigned, to: signed, work: ScratchFolder())
+        try TestSigner(key: pki.at("leaf.key"), certificates: [pki.at("leaf.pem")], cms: true).sign(
+            unsigned, to: signed, work: ScratchFolder())
         let run = try Validate.expectClean(signed)
         #expect(try signatures(run).map(\.status) == ["verified", "verified"])
     }

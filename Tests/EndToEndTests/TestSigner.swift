@@ -75,7 +75,10 @@ struct TestSigner {
         let shift = rsaSize + (cms ? cmsReserve : 0)
         let digestSize = algorithm.byteCount
         var element = try signatureElement("signature", "RSA", offset: digestSize, size: rsaSize, work: work)
-        if cms { element += try signatureElement("x-signature", "CMS", offset: digestSize + rsaSize, size: cmsReserve, work: work) }
+        if cms {
+            element += try signatureElement(
+                "x-signature", "CMS", offset: digestSize + rsaSize, size: cmsReserve, work: work)
+        }
         let rest = String(toc[checksumEnd.upperBound...]).replacing(/<offset>(\d+)<\/offset>/) { match in
             "<offset>\((Int(match.output.1) ?? 0) + shift)</offset>"
         }
@@ -85,14 +88,22 @@ struct TestSigner {
 
         try Data(digest).write(to: URL(fileURLWithPath: work.at("digest.bin")))
         try Data(editCMSContent(digest)).write(to: URL(fileURLWithPath: work.at("cms-content.bin")))
-        try run("openssl pkeyutl -sign -inkey '\(key)' -pkeyopt digest:\(algorithm.rawValue) -in digest.bin -out rsa.sig", work)
+        try run(
+            "openssl pkeyutl -sign -inkey '\(key)' -pkeyopt digest:\(algorithm.rawValue) -in digest.bin -out rsa.sig",
+            work)
         var signature = editSignature([UInt8](try Data(contentsOf: URL(fileURLWithPath: work.at("rsa.sig")))))
-        guard signature.count == rsaSize else { throw SignerError("the RSA signature is \(signature.count) bytes, not \(rsaSize)") }
+        guard signature.count == rsaSize else {
+            throw SignerError("the RSA signature is \(signature.count) bytes, not \(rsaSize)")
+        }
         if cms {
             let signer = certificates.first ?? ""
-            try run("openssl cms -sign -binary -outform DER -in cms-content.bin -signer '\(signer)' -inkey '\(key)' -out cms.der", work)
+            try run(
+                "openssl cms -sign -binary -outform DER -in cms-content.bin -signer '\(signer)' -inkey '\(key)' -out cms.der",
+                work)
             let der = [UInt8](try Data(contentsOf: URL(fileURLWithPath: work.at("cms.der"))))
-            guard der.count <= cmsReserve else { throw SignerError("the CMS signature is \(der.count) bytes, over \(cmsReserve)") }
+            guard der.count <= cmsReserve else {
+                throw SignerError("the CMS signature is \(der.count) bytes, over \(cmsReserve)")
+            }
             signature += der + [UInt8](repeating: 0, count: cmsReserve - der.count)
         }
 
@@ -105,7 +116,9 @@ struct TestSigner {
     }
 
     /// The `<signature>` element: offset, size, and the certificates as base64 wrapped at 76 with CR LF.
-    private func signatureElement(_ name: String, _ style: String, offset: Int, size: Int, work: ScratchFolder) throws -> String {
+    private func signatureElement(_ name: String, _ style: String, offset: Int, size: Int, work: ScratchFolder) throws
+        -> String
+    {
         do {
             var xml = "  <\(name) style=\"\(style)\">\n   <offset>\(offset)</offset>\n   <size>\(size)</size>\n"
             guard !certificates.isEmpty else { return xml + "  </\(name)>\n" }
@@ -113,7 +126,9 @@ struct TestSigner {
             for (index, pem) in certificates.enumerated() {
                 try run("openssl x509 -in '\(pem)' -outform DER -out cert\(index).der", work)
                 let der = try Data(contentsOf: URL(fileURLWithPath: work.at("cert\(index).der")))
-                let base64 = der.base64EncodedString(options: [.lineLength76Characters, .endLineWithCarriageReturn, .endLineWithLineFeed])
+                let base64 = der.base64EncodedString(options: [
+                    .lineLength76Characters, .endLineWithCarriageReturn, .endLineWithLineFeed,
+                ])
                 xml += "     <X509Certificate>\(base64)</X509Certificate>\n"
             }
             return xml + "    </X509Data>\n   </KeyInfo>\n  </\(name)>\n"

@@ -6,7 +6,8 @@ import Testing
     let scratch = ScratchFolder()
 
     func tree(_ name: String, _ contents: [XarNode], plist: String? = nil) throws -> String {
-        try scratch.hostileTree(name, contents, plist: plist ?? Fixtures.plist(product: "com.example.test", version: "1.0"))
+        try scratch.hostileTree(
+            name, contents, plist: plist ?? Fixtures.plist(product: "com.example.test", version: "1.0"))
     }
 
     func product(_ name: String, _ items: [CpioItem]) throws -> String {
@@ -18,11 +19,18 @@ import Testing
             try tree("dotdot", [.file("../../escaped", text: "x")]),
             try product("cpio-dotdot", [.file("./Contents/../../escaped", text: "x")]),
             try tree("escape-link", [.symlink("out", to: "../../..")]),
-            try product("write-through", [.symlink("./Contents/dir", to: "../.."), .file("./Contents/dir/escaped", text: "x")]),
-            try product("hardlink-out", [CpioItem(path: "/etc/passwd", mode: 0o100644, ino: 77, nlink: 2),
-                                          CpioItem(path: "./Contents/pw", mode: 0o100644, ino: 77, nlink: 2)]),
+            try product(
+                "write-through", [.symlink("./Contents/dir", to: "../.."), .file("./Contents/dir/escaped", text: "x")]),
+            try product(
+                "hardlink-out",
+                [
+                    CpioItem(path: "/etc/passwd", mode: 0o100644, ino: 77, nlink: 2),
+                    CpioItem(path: "./Contents/pw", mode: 0o100644, ino: 77, nlink: 2),
+                ]),
             try product("device", [CpioItem(path: "./Contents/dev", mode: 0o020644)]),
-            try tree("version-path", [.file("a.txt", text: "a")], plist: Fixtures.plist(product: "com.example.test", version: "../x")),
+            try tree(
+                "version-path", [.file("a.txt", text: "a")],
+                plist: Fixtures.plist(product: "com.example.test", version: "../x")),
         ]
         let root = scratch.at("srv")
         for package in packages {

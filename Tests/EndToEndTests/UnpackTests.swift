@@ -6,11 +6,14 @@ import Testing
     static let product = "com.example.unpack"
 
     /// Builds version `version` of a small content folder; returns the package path and the folder.
-    func package(_ scratch: ScratchFolder, _ version: String, extra: [String: String] = [:], big: Int = 0) throws -> (String, String) {
+    func package(_ scratch: ScratchFolder, _ version: String, extra: [String: String] = [:], big: Int = 0) throws -> (
+        String, String
+    ) {
         var files = ["Contents/level.json": "{\"v\": \"\(version)\"}\n", "Contents/art/readme.txt": "art\n"]
         for (k, v) in extra { files[k] = v }
         let folder = try scratch.contentFolder("src-\(version)", product: Self.product, version: version, files: files)
-        try FileManager.default.createSymbolicLink(atPath: folder + "/Contents/latest.json", withDestinationPath: "level.json")
+        try FileManager.default.createSymbolicLink(
+            atPath: folder + "/Contents/latest.json", withDestinationPath: "level.json")
         if big > 0 {
             var generator = SystemRandomNumberGenerator()
             for i in 0..<4 {
@@ -50,7 +53,8 @@ import Testing
         #expect(try same(productFolder(scratch) + "/1.1", src11))
 
         // Modes are normalised.
-        let attrs = try FileManager.default.attributesOfItem(atPath: productFolder(scratch) + "/1.1/Contents/level.json")
+        let attrs = try FileManager.default.attributesOfItem(
+            atPath: productFolder(scratch) + "/1.1/Contents/level.json")
         #expect((attrs[.posixPermissions] as? Int) == 0o644)
 
         // Same package again: a no-op.
@@ -66,7 +70,10 @@ import Testing
         let json = try #require(try JSONSerialization.jsonObject(with: listing.stdoutData) as? [String: Any])
         let products = try #require(json["products"] as? [[String: Any]])
         #expect(products.first?["current"] as? String == "1.0")
-        #expect((products.first?["versions"] as? [[String: Any]])?.compactMap { $0["version"] as? String } == ["1.0", "1.1"])
+        #expect(
+            (products.first?["versions"] as? [[String: Any]])?.compactMap { $0["version"] as? String } == [
+                "1.0", "1.1",
+            ])
         #expect(try Harness.run(["iapkg", "activate", root, Self.product, "7.0"]).status == 1)
         #expect(try Harness.run(["iapkg", "activate", root, Self.product, "1.1"]).status == 0)
 
@@ -76,7 +83,8 @@ import Testing
         #expect(result.status == 1)
         #expect(result.stderr.contains("--allow-downgrade"))
         #expect(!FileManager.default.fileExists(atPath: productFolder(scratch) + "/1.0"))
-        #expect(try Harness.run(["iapkg", "unpack", v10, "--into", root, "--allow-downgrade", "--no-activate"]).status == 0)
+        #expect(
+            try Harness.run(["iapkg", "unpack", v10, "--into", root, "--allow-downgrade", "--no-activate"]).status == 0)
         #expect(current(scratch) == "1.1")
 
         // --keep 1 prunes the oldest, never the current one.
@@ -90,7 +98,8 @@ import Testing
         let (first, _) = try package(scratch, "2.0")
         let root = scratch.at("srv")
         #expect(try Harness.run(["iapkg", "unpack", first, "--into", root]).status == 0)
-        let other = try scratch.contentFolder("changed", product: Self.product, version: "2.0", files: ["Contents/level.json": "changed\n"])
+        let other = try scratch.contentFolder(
+            "changed", product: Self.product, version: "2.0", files: ["Contents/level.json": "changed\n"])
         let changed = scratch.at("changed.pkg")
         #expect(try Harness.run(["iapkg", "build", other, "-o", changed]).status == 0)
         var result = try Harness.run(["iapkg", "unpack", changed, "--into", root])
@@ -105,7 +114,11 @@ import Testing
     @Test func concurrentUnpacksOfDifferentVersionsAllSucceed() async throws {
         let scratch = ScratchFolder()
         var packages: [(String, String)] = []
-        for minor in 1...8 { packages.append(try package(scratch, "1.\(minor)", extra: ["Contents/n.txt": String(repeating: "\(minor)", count: 5000)])) }
+        for minor in 1...8 {
+            packages.append(
+                try package(
+                    scratch, "1.\(minor)", extra: ["Contents/n.txt": String(repeating: "\(minor)", count: 5000)]))
+        }
         let root = scratch.at("srv")
         let results = try await withThrowingTaskGroup(of: Int32.self) { group in
             for (pkg, _) in packages {
@@ -150,7 +163,8 @@ import Testing
             #expect(now == "1.0" || now == "2.0", "round \(round)")
             if now == "2.0" { #expect(try same(productFolder(scratch) + "/2.0", src2), "round \(round)") }
             if FileManager.default.fileExists(atPath: productFolder(scratch) + "/2.0") {
-                #expect(try same(productFolder(scratch) + "/2.0", src2), "round \(round): a visible 2.0 must be complete")
+                #expect(
+                    try same(productFolder(scratch) + "/2.0", src2), "round \(round): a visible 2.0 must be complete")
                 try FileManager.default.removeItem(atPath: productFolder(scratch) + "/2.0")
                 _ = try Harness.run(["iapkg", "activate", root, Self.product, "1.0"])
             }
@@ -158,7 +172,10 @@ import Testing
         let rerun = try Harness.run(["iapkg", "unpack", v2, "--into", root])
         #expect(rerun.status == 0, "\(rerun.stderr)")
         #expect(try same(productFolder(scratch) + "/2.0", src2))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: productFolder(scratch)).filter { $0.hasPrefix(".staging") }.isEmpty)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: productFolder(scratch)).filter {
+                $0.hasPrefix(".staging")
+            }.isEmpty)
     }
 
     @Test func fullDiskGivesACleanErrorAndLeavesNothing() throws {
@@ -173,14 +190,18 @@ import Testing
         #expect(limited.status == 2, "\(limited.stderr)")
         #expect(limited.stderr.contains("error"))
         #expect(try visibleNames(productFolder(scratch)) == ["1.0", "current", "current.json"])
-        #expect(try FileManager.default.contentsOfDirectory(atPath: productFolder(scratch)).filter { $0.hasPrefix(".staging") }.isEmpty)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: productFolder(scratch)).filter {
+                $0.hasPrefix(".staging")
+            }.isEmpty)
         #expect(try same(productFolder(scratch) + "/1.0", src1))
         #expect(current(scratch) == "1.0")
 
         // A really full file system, where the test may mount one (root).
         let small = scratch.at("small")
         try FileManager.default.createDirectory(atPath: small, withIntermediateDirectories: true)
-        guard getuid() == 0, try Harness.run(["mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", small]).status == 0 else { return }
+        guard getuid() == 0, try Harness.run(["mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", small]).status == 0
+        else { return }
         defer { _ = try? Harness.run(["umount", small]) }
         let full = try Harness.run(["iapkg", "unpack", v2, "--into", small + "/srv"])
         #expect(full.status == 2, "\(full.stderr)")

@@ -1,8 +1,9 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 import Testing
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
 
 /// `iapkg validate` as a CI gate: options, exit statuses, folders, several inputs, report formats,
 /// and packages made by `iapkg build` and by bsdtar.
@@ -10,11 +11,14 @@ import Testing
     let scratch = ScratchFolder()
 
     /// A valid tree package at `name`.pkg (or `file` when given).
-    func good(_ name: String, version: String = "1.0", contents: [XarNode] = [.file("readme.txt", text: "hello\n")],
-              file: String? = nil) throws -> String {
+    func good(
+        _ name: String, version: String = "1.0", contents: [XarNode] = [.file("readme.txt", text: "hello\n")],
+        file: String? = nil
+    ) throws -> String {
         let path = scratch.at(file ?? name + ".pkg")
-        try HostileTree.write(HostileTree.nodes(plist: Fixtures.plist(product: "com.example.test", version: version), contents: contents),
-                              to: path)
+        try HostileTree.write(
+            HostileTree.nodes(plist: Fixtures.plist(product: "com.example.test", version: version), contents: contents),
+            to: path)
         return path
     }
 
@@ -22,7 +26,8 @@ import Testing
 
     @Test func productIDMismatch() throws {
         let path = try good("pid")
-        try Validate.expectError(path, "plist-product-id-mismatch", entry: "ContentInfo.plist", extra: ["--product-id", "com.example.other"])
+        try Validate.expectError(
+            path, "plist-product-id-mismatch", entry: "ContentInfo.plist", extra: ["--product-id", "com.example.other"])
         try Validate.expectClean(path, extra: ["--product-id", "com.example.test"])
     }
 
@@ -60,8 +65,9 @@ import Testing
     }
 
     @Test func hygieneWarnings() throws {
-        try Validate.expectWarning(try good("macosx", contents: [.directory("__MACOSX", [.file("._readme.txt", text: "x")])]),
-                                   "hygiene-junk-file")
+        try Validate.expectWarning(
+            try good("macosx", contents: [.directory("__MACOSX", [.file("._readme.txt", text: "x")])]),
+            "hygiene-junk-file")
         try Validate.expectWarning(try good("empty", contents: []), "hygiene-empty-contents")
         try Validate.expectWarning(try good("ext", file: "content.xar"), "hygiene-extension")
     }
@@ -76,18 +82,27 @@ import Testing
     /// Sparse files: the size rules are judged from the file size, without reading the bytes.
     @Test func packageSizeNearAndOverTheCap() throws {
         let near = try good("near")
-        try FileHandle(forWritingAtPath: near).map { try $0.truncate(atOffset: 2_000_000_001); try $0.close() }
+        try FileHandle(forWritingAtPath: near).map {
+            try $0.truncate(atOffset: 2_000_000_001)
+            try $0.close()
+        }
         let nearRun = try Validate.expectWarning(near, "size-package-near-limit")
         #expect(nearRun.seconds < 2, "took \(nearRun.seconds) s")
         let over = try good("over")
-        try FileHandle(forWritingAtPath: over).map { try $0.truncate(atOffset: 2_147_483_649); try $0.close() }
+        try FileHandle(forWritingAtPath: over).map {
+            try $0.truncate(atOffset: 2_147_483_649)
+            try $0.close()
+        }
         try Validate.expectError(over, "size-package-limit")
     }
 
     @Test func unpackedTotalOverTheCapIsAnError() throws {
         let folder = try scratch.contentFolder("sparse")
         try scratch.write("sparse/Contents/big.bin", "")
-        try FileHandle(forWritingAtPath: folder + "/Contents/big.bin").map { try $0.truncate(atOffset: 2_147_483_649); try $0.close() }
+        try FileHandle(forWritingAtPath: folder + "/Contents/big.bin").map {
+            try $0.truncate(atOffset: 2_147_483_649)
+            try $0.close()
+        }
         try Validate.expectError(folder, "size-unpacked-limit")
         try Validate.expectPasses(folder, without: "size-unpacked-limit", extra: ["--max-unpacked-size", "3000000000"])
     }
@@ -140,10 +155,14 @@ import Testing
     // MARK: - Real packages
 
     @Test func packagesBuiltByIapkgHaveNoFindings() throws {
-        let folder = try scratch.contentFolder("levels", files: [
-            "Contents/readme.txt": "hello\n", "Contents/maps/one.map": "map\n", "Contents/maps/two.map": "map two\n",
-        ])
-        try FileManager.default.createSymbolicLink(atPath: folder + "/Contents/current.map", withDestinationPath: "maps/one.map")
+        let folder = try scratch.contentFolder(
+            "levels",
+            files: [
+                "Contents/readme.txt": "hello\n", "Contents/maps/one.map": "map\n",
+                "Contents/maps/two.map": "map two\n",
+            ])
+        try FileManager.default.createSymbolicLink(
+            atPath: folder + "/Contents/current.map", withDestinationPath: "maps/one.map")
         for layout in ["product", "tree"] {
             let out = scratch.at("built-\(layout).pkg")
             let build = try Harness.run(["iapkg", "build", folder, "-o", out, "--layout", layout])
@@ -154,7 +173,8 @@ import Testing
     }
 
     @Test func packageBuiltByBsdtarHasNoFindings() throws {
-        let folder = try scratch.contentFolder("bsd", files: ["Contents/readme.txt": "hello\n", "Contents/sub/data.bin": "data\n"])
+        let folder = try scratch.contentFolder(
+            "bsd", files: ["Contents/readme.txt": "hello\n", "Contents/sub/data.bin": "data\n"])
         let out = scratch.at("bsdtar.pkg")
         let made = try Harness.run(["bsdtar", "--format", "xar", "-cf", out, "-C", folder, "."])
         #expect(made.status == 0, "\(made.stderr)")

@@ -8,8 +8,10 @@ import Testing
     let scratch = ScratchFolder()
 
     /// Writes a tree package (readme.txt under Contents/) after `edit`; returns its path.
-    func tree(_ name: String, contents: [XarNode] = [.file("readme.txt", text: "hello\n")],
-              edit: (inout HostileXar) -> Void = { _ in }) throws -> String {
+    func tree(
+        _ name: String, contents: [XarNode] = [.file("readme.txt", text: "hello\n")],
+        edit: (inout HostileXar) -> Void = { _ in }
+    ) throws -> String {
         let path = scratch.at(name + ".pkg")
         try HostileTree.write(HostileTree.nodes(contents: contents), to: path, edit: edit)
         return path
@@ -78,8 +80,9 @@ import Testing
     @Test func twoTOCChecksums() throws {
         let path = try tree("two") { xar in
             xar.editTOC = {
-                $0.replacingOccurrences(of: "  <creation-time>",
-                                        with: "  <checksum style=\"sha1\"><offset>0</offset><size>20</size></checksum>\n  <creation-time>")
+                $0.replacingOccurrences(
+                    of: "  <creation-time>",
+                    with: "  <checksum style=\"sha1\"><offset>0</offset><size>20</size></checksum>\n  <creation-time>")
             }
         }
         try Validate.expectError(path, "xar-toc-checksum-count")
@@ -87,14 +90,17 @@ import Testing
 
     @Test func tocChecksumSizeWrongForAlgorithm() throws {
         let path = try tree("size") { xar in
-            xar.editTOC = { $0.replacingOccurrences(of: "<size>20</size>\n  </checksum>", with: "<size>16</size>\n  </checksum>") }
+            xar.editTOC = {
+                $0.replacingOccurrences(of: "<size>20</size>\n  </checksum>", with: "<size>16</size>\n  </checksum>")
+            }
         }
         try Validate.expectError(path, "xar-toc-checksum-size")
     }
 
     @Test func tocStreamEndsBeforeDeclaredLength() throws {
-        let run = try Validate.expectError(try tree("junk") { $0.editCompressedTOC = { $0 + [0xDE, 0xAD, 0xBE, 0xEF] } },
-                                           "xar-toc-length")
+        let run = try Validate.expectError(
+            try tree("junk") { $0.editCompressedTOC = { $0 + [0xDE, 0xAD, 0xBE, 0xEF] } },
+            "xar-toc-length")
         let finding = run.findings.first { $0.rule == "xar-toc-length" }
         #expect(finding?.offset != nil, "\(run.dump)")
     }
@@ -116,27 +122,31 @@ import Testing
     }
 
     @Test func tocNotXML() throws {
-        try Validate.expectError(try tree("xml") { $0.editTOC = { $0.replacingOccurrences(of: "</toc>", with: "</tock>") } },
-                                 "xar-toc-xml")
+        try Validate.expectError(
+            try tree("xml") { $0.editTOC = { $0.replacingOccurrences(of: "</toc>", with: "</tock>") } },
+            "xar-toc-xml")
     }
 
     @Test func badArchivedChecksum() throws {
         var node = XarNode.file("readme.txt", text: "hello\n")
         node.archivedChecksum = .wrong
-        try Validate.expectError(try tree("arch", contents: [node]), "xar-archived-checksum", entry: "Contents/readme.txt")
+        try Validate.expectError(
+            try tree("arch", contents: [node]), "xar-archived-checksum", entry: "Contents/readme.txt")
     }
 
     @Test func badExtractedChecksum() throws {
         var node = XarNode.file("readme.txt", text: "hello\n")
         node.extractedChecksum = .wrong
-        try Validate.expectError(try tree("extr", contents: [node]), "xar-extracted-checksum", entry: "Contents/readme.txt")
+        try Validate.expectError(
+            try tree("extr", contents: [node]), "xar-extracted-checksum", entry: "Contents/readme.txt")
     }
 
     @Test func missingChecksums() throws {
         var node = XarNode.file("readme.txt", text: "hello\n")
         node.archivedChecksum = .omitted
         node.extractedChecksum = .omitted
-        try Validate.expectError(try tree("nocheck", contents: [node]), "xar-checksum-missing", entry: "Contents/readme.txt")
+        try Validate.expectError(
+            try tree("nocheck", contents: [node]), "xar-checksum-missing", entry: "Contents/readme.txt")
     }
 
     @Test func unknownEncoding() throws {
@@ -165,9 +175,10 @@ import Testing
         let path = try tree("overlap", contents: [a, b]) { xar in
             xar.editTOC = { text in
                 guard let range = text.range(of: "<name>b.txt</name>"),
-                      let offset = text.range(of: "<offset>", range: range.upperBound..<text.endIndex),
-                      let end = text.range(of: "</offset>", range: offset.upperBound..<text.endIndex),
-                      let value = Int(text[offset.upperBound..<end.lowerBound]) else { return text }
+                    let offset = text.range(of: "<offset>", range: range.upperBound..<text.endIndex),
+                    let end = text.range(of: "</offset>", range: offset.upperBound..<text.endIndex),
+                    let value = Int(text[offset.upperBound..<end.lowerBound])
+                else { return text }
                 return text.replacingCharacters(in: offset.upperBound..<end.lowerBound, with: String(value - 5))
             }
         }
@@ -203,7 +214,10 @@ import Testing
 
     @Test func fileWithTwoTypes() throws {
         let path = try tree("types") { xar in
-            xar.editTOC = { $0.replacingOccurrences(of: "<name>readme.txt</name>", with: "<name>readme.txt</name><type>directory</type>") }
+            xar.editTOC = {
+                $0.replacingOccurrences(
+                    of: "<name>readme.txt</name>", with: "<name>readme.txt</name><type>directory</type>")
+            }
         }
         try Validate.expectError(path, "xar-file-type")
     }
@@ -212,8 +226,9 @@ import Testing
         let path = try tree("fields") { xar in
             xar.editTOC = { text in
                 guard let range = text.range(of: "<name>readme.txt</name>"),
-                      let start = text.range(of: "<length>", range: range.upperBound..<text.endIndex),
-                      let end = text.range(of: "</length>", range: start.upperBound..<text.endIndex) else { return text }
+                    let start = text.range(of: "<length>", range: range.upperBound..<text.endIndex),
+                    let end = text.range(of: "</length>", range: start.upperBound..<text.endIndex)
+                else { return text }
                 return text.replacingCharacters(in: start.lowerBound..<end.upperBound, with: "")
             }
         }
@@ -224,13 +239,15 @@ import Testing
         var node = XarNode.file("readme.txt", text: "hello\n")
         node.encoding = "application/octet-stream"
         node.declaredSize = 3
-        try Validate.expectError(try tree("stored-size", contents: [node]), "xar-data-size", entry: "Contents/readme.txt")
+        try Validate.expectError(
+            try tree("stored-size", contents: [node]), "xar-data-size", entry: "Contents/readme.txt")
     }
 
     @Test func junkAfterACompressedDataStream() throws {
         var node = XarNode.file("readme.txt", text: "hello\n")
         node.storedBytes = try Deflater.compress(Array("hello\n".utf8), format: .zlib) + Array("JUNK".utf8)
-        try Validate.expectError(try tree("data-junk", contents: [node]), "xar-data-decode", entry: "Contents/readme.txt")
+        try Validate.expectError(
+            try tree("data-junk", contents: [node]), "xar-data-decode", entry: "Contents/readme.txt")
     }
 
     /// Declares 100 GiB from a few stored bytes: refused from the numbers alone, before any decoding.
@@ -284,8 +301,9 @@ import Testing
         try Validate.expectError(try tree("dir-data", contents: [folder]), "entry-data-not-file", entry: "Contents/sub")
         var link = XarNode.symlink("l", to: "sub/a.txt")
         link.content = Array("hidden".utf8)
-        try Validate.expectError(try tree("link-data", contents: [.directory("sub", [.file("a.txt", text: "a")]), link]),
-                                 "entry-data-not-file", entry: "Contents/l")
+        try Validate.expectError(
+            try tree("link-data", contents: [.directory("sub", [.file("a.txt", text: "a")]), link]),
+            "entry-data-not-file", entry: "Contents/l")
     }
 
     /// Declares 1,000 bytes but decodes to 32 MiB: decoding stops at the declared size.

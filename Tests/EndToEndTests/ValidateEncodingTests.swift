@@ -62,14 +62,18 @@ import Testing
 
     @Test(arguments: ["bzip2 -c", "xz -c"])
     func aProductWhosePayloadIsNotGzipValidatesAndUnpacks(_ command: String) throws {
-        var package = HostileProduct(files: [("readme.txt", Array("hello\n".utf8)), ("level1.dat", Array(repeating: 7, count: 70_000))])
+        var package = HostileProduct(files: [
+            ("readme.txt", Array("hello\n".utf8)), ("level1.dat", Array(repeating: 7, count: 70_000)),
+        ])
         package.payloadOverride = try compress(OdcCpio.bytes(package.items), command)
         let path = scratch.at("payload.pkg")
         try package.write(to: path)
         try Validate.expectClean(path)
         let inspect = try Harness.run(["iapkg", "inspect", path])
         let format = command.split(separator: " ")[0]
-        #expect(inspect.status == 0 && inspect.stdout.contains("compression  \(format)\n"), "\(inspect.stdout)\(inspect.stderr)")
+        #expect(
+            inspect.status == 0 && inspect.stdout.contains("compression  \(format)\n"),
+            "\(inspect.stdout)\(inspect.stderr)")
         let root = scratch.at("srv")
         let result = try Harness.run(["iapkg", "unpack", path, "--into", root])
         #expect(result.status == 0, "\(result.stderr)")

@@ -20,18 +20,23 @@ import Testing
     // MARK: - Names
 
     @Test func traversalInXarName() throws {
-        try Validate.expectError(try tree("dotdot", [.directory("..", [.file("x", text: "x")])]), "entry-name-invalid", entry: "..")
-        try Validate.expectError(try tree("slash", [.file("../../x", text: "x")]), "entry-name-invalid", entry: "../../x")
+        try Validate.expectError(
+            try tree("dotdot", [.directory("..", [.file("x", text: "x")])]), "entry-name-invalid", entry: "..")
+        try Validate.expectError(
+            try tree("slash", [.file("../../x", text: "x")]), "entry-name-invalid", entry: "../../x")
     }
 
     @Test func traversalInCpioName() throws {
-        try Validate.expectError(try product("cpio-dotdot", [.file("./Contents/../../x", text: "x")]),
-                                 "entry-name-invalid", entry: "Contents/../../x")
+        try Validate.expectError(
+            try product("cpio-dotdot", [.file("./Contents/../../x", text: "x")]),
+            "entry-name-invalid", entry: "Contents/../../x")
     }
 
     @Test func absolutePaths() throws {
-        try Validate.expectError(try tree("abs", [], root: [.file("/etc/evil", text: "x")]), "entry-absolute-path", entry: "/etc/evil")
-        try Validate.expectError(try product("cpio-abs", [.file("/etc/evil", text: "x")]), "entry-absolute-path", entry: "/etc/evil")
+        try Validate.expectError(
+            try tree("abs", [], root: [.file("/etc/evil", text: "x")]), "entry-absolute-path", entry: "/etc/evil")
+        try Validate.expectError(
+            try product("cpio-abs", [.file("/etc/evil", text: "x")]), "entry-absolute-path", entry: "/etc/evil")
     }
 
     @Test func controlCharactersAndBackslashes() throws {
@@ -40,7 +45,8 @@ import Testing
     }
 
     @Test func componentAndPathLength() throws {
-        try Validate.expectError(try tree("long", [.file(String(repeating: "n", count: 256), text: "x")]), "entry-component-length")
+        try Validate.expectError(
+            try tree("long", [.file(String(repeating: "n", count: 256), text: "x")]), "entry-component-length")
         let deep = (0..<6).map { _ in String(repeating: "d", count: 200) }.joined(separator: "/")
         try Validate.expectError(try product("deep", [.file("./Contents/" + deep, text: "x")]), "entry-path-length")
         try Validate.expectClean(try tree("ok255", [.file(String(repeating: "n", count: 255), text: "x")]))
@@ -54,66 +60,85 @@ import Testing
         let path = scratch.at("ea.pkg")
         try HostileTree.write(HostileTree.nodes(), to: path) { xar in
             xar.editTOC = {
-                $0.replacingOccurrences(of: "<name>readme.txt</name>",
-                                        with: "<name>readme.txt</name><flags><UserNoDump/></flags>")
+                $0.replacingOccurrences(
+                    of: "<name>readme.txt</name>",
+                    with: "<name>readme.txt</name><flags><UserNoDump/></flags>")
             }
         }
         try Validate.expectWarning(path, "entry-flags")
         let ea = scratch.at("xattr.pkg")
         try HostileTree.write(HostileTree.nodes(), to: ea) { xar in
             xar.editTOC = {
-                $0.replacingOccurrences(of: "<name>readme.txt</name>",
-                                        with: "<name>readme.txt</name><ea id=\"0\"><name>user.note</name></ea>")
+                $0.replacingOccurrences(
+                    of: "<name>readme.txt</name>",
+                    with: "<name>readme.txt</name><ea id=\"0\"><name>user.note</name></ea>")
             }
         }
         try Validate.expectWarning(ea, "entry-xattr")
     }
 
     @Test func duplicateNames() throws {
-        try Validate.expectError(try tree("dup", [.file("a.txt", text: "1"), .file("a.txt", text: "2")]), "entry-duplicate", entry: "a.txt")
-        try Validate.expectError(try product("cpio-dup", [.file("./Contents/a.txt", text: "1"), .file("./Contents/a.txt", text: "2")]),
-                                 "entry-duplicate", entry: "a.txt")
+        try Validate.expectError(
+            try tree("dup", [.file("a.txt", text: "1"), .file("a.txt", text: "2")]), "entry-duplicate", entry: "a.txt")
+        try Validate.expectError(
+            try product("cpio-dup", [.file("./Contents/a.txt", text: "1"), .file("./Contents/a.txt", text: "2")]),
+            "entry-duplicate", entry: "a.txt")
     }
 
     @Test func unicodeCollidingNames() throws {
-        let nfc = "caf\u{E9}.txt", nfd = "cafe\u{301}.txt"
+        let nfc = "caf\u{E9}.txt"
+        let nfd = "cafe\u{301}.txt"
         #expect(Array(nfc.utf8) != Array(nfd.utf8))
-        try Validate.expectError(try tree("nfc", [.file(nfc, text: "1"), .file(nfd, text: "2")]), "entry-unicode-collision")
-        try Validate.expectError(try product("cpio-nfc", [.file("./Contents/" + nfc, text: "1"), .file("./Contents/" + nfd, text: "2")]),
-                                 "entry-unicode-collision")
+        try Validate.expectError(
+            try tree("nfc", [.file(nfc, text: "1"), .file(nfd, text: "2")]), "entry-unicode-collision")
+        try Validate.expectError(
+            try product("cpio-nfc", [.file("./Contents/" + nfc, text: "1"), .file("./Contents/" + nfd, text: "2")]),
+            "entry-unicode-collision")
         try Validate.expectClean(try tree("nfc-alone", [.file(nfc, text: "1"), .file("cafe.txt", text: "2")]))
     }
 
     @Test func caseCollisionWarns() throws {
-        try Validate.expectWarning(try tree("case", [.file("Level.dat", text: "1"), .file("level.dat", text: "2")]), "entry-case-collision")
+        try Validate.expectWarning(
+            try tree("case", [.file("Level.dat", text: "1"), .file("level.dat", text: "2")]), "entry-case-collision")
     }
 
     @Test func fileThatIsAlsoAFolder() throws {
-        try Validate.expectError(try product("filedir", [.file("./Contents/a", text: "1"), .file("./Contents/a/b", text: "2")]),
-                                 "entry-file-dir-conflict", entry: "Contents/a/b")
+        try Validate.expectError(
+            try product("filedir", [.file("./Contents/a", text: "1"), .file("./Contents/a/b", text: "2")]),
+            "entry-file-dir-conflict", entry: "Contents/a/b")
     }
 
     // MARK: - Special files and modes
 
     @Test func deviceNodes() throws {
-        try Validate.expectError(try tree("chr", [XarNode(name: "tty", type: "character special")]), "entry-special-file", entry: "tty")
-        try Validate.expectError(try tree("blk", [XarNode(name: "disk", type: "block special")]), "entry-special-file", entry: "disk")
-        try Validate.expectError(try product("cpio-chr", [CpioItem(path: "./Contents/null", mode: 0o020666)]),
-                                 "entry-special-file", entry: "Contents/null")
+        try Validate.expectError(
+            try tree("chr", [XarNode(name: "tty", type: "character special")]), "entry-special-file", entry: "tty")
+        try Validate.expectError(
+            try tree("blk", [XarNode(name: "disk", type: "block special")]), "entry-special-file", entry: "disk")
+        try Validate.expectError(
+            try product("cpio-chr", [CpioItem(path: "./Contents/null", mode: 0o020666)]),
+            "entry-special-file", entry: "Contents/null")
     }
 
     @Test func fifosAndSockets() throws {
-        try Validate.expectError(try tree("fifo", [XarNode(name: "pipe", type: "fifo")]), "entry-special-file", entry: "pipe")
-        try Validate.expectError(try tree("sock", [XarNode(name: "sock", type: "socket")]), "entry-special-file", entry: "sock")
-        try Validate.expectError(try product("cpio-fifo", [CpioItem(path: "./Contents/pipe", mode: 0o010644)]),
-                                 "entry-special-file", entry: "Contents/pipe")
+        try Validate.expectError(
+            try tree("fifo", [XarNode(name: "pipe", type: "fifo")]), "entry-special-file", entry: "pipe")
+        try Validate.expectError(
+            try tree("sock", [XarNode(name: "sock", type: "socket")]), "entry-special-file", entry: "sock")
+        try Validate.expectError(
+            try product("cpio-fifo", [CpioItem(path: "./Contents/pipe", mode: 0o010644)]),
+            "entry-special-file", entry: "Contents/pipe")
     }
 
     @Test func setuidSetgidSticky() throws {
-        try Validate.expectError(try tree("suid", [.file("run", text: "x", mode: "04755")]), "entry-setid", entry: "run")
-        try Validate.expectError(try tree("sticky", [.directory("tmp", mode: "01777", [.file("a", text: "a")])]), "entry-setid", entry: "tmp")
-        try Validate.expectError(try product("cpio-sgid", [.file("./Contents/run", text: "x", mode: 0o2644)]),
-                                 "entry-setid", entry: "Contents/run")
+        try Validate.expectError(
+            try tree("suid", [.file("run", text: "x", mode: "04755")]), "entry-setid", entry: "run")
+        try Validate.expectError(
+            try tree("sticky", [.directory("tmp", mode: "01777", [.file("a", text: "a")])]), "entry-setid", entry: "tmp"
+        )
+        try Validate.expectError(
+            try product("cpio-sgid", [.file("./Contents/run", text: "x", mode: 0o2644)]),
+            "entry-setid", entry: "Contents/run")
     }
 
     @Test func executeBitsOnDataWarn() throws {
@@ -123,7 +148,8 @@ import Testing
     // MARK: - Symlinks
 
     @Test func symlinkInsideContentsIsFine() throws {
-        try Validate.expectClean(try tree("link-ok", [.file("a.txt", text: "a"), .directory("sub", [.symlink("b", to: "../a.txt")])]))
+        try Validate.expectClean(
+            try tree("link-ok", [.file("a.txt", text: "a"), .directory("sub", [.symlink("b", to: "../a.txt")])]))
         try Validate.expectClean(try product("cpio-link-ok", [.symlink("./Contents/b", to: "readme.txt")]))
     }
 
@@ -132,19 +158,26 @@ import Testing
         let nodes: [XarNode] = [.symlink("up", to: ".."), .symlink("out", to: "up/../x")]
         let run = try Validate.expectError(try tree("chain", nodes), "link-escape", entry: "Contents/out")
         #expect(run.findings.contains { $0.rule == "link-escape" && $0.entry == "Contents/up" }, "\(run.dump)")
-        try Validate.expectError(try product("cpio-chain", [.symlink("./Contents/hop", to: "sub/../.."),
-                                                             .symlink("./Contents/away", to: "hop/../../x")]),
-                                 "link-escape", entry: "Contents/away")
+        try Validate.expectError(
+            try product(
+                "cpio-chain",
+                [
+                    .symlink("./Contents/hop", to: "sub/../.."),
+                    .symlink("./Contents/away", to: "hop/../../x"),
+                ]),
+            "link-escape", entry: "Contents/away")
     }
 
     @Test func symlinkThatLeavesContentsButNotTheRoot() throws {
-        try Validate.expectError(try tree("to-plist", [.symlink("p", to: "../ContentInfo.plist")]), "link-escape", entry: "Contents/p")
+        try Validate.expectError(
+            try tree("to-plist", [.symlink("p", to: "../ContentInfo.plist")]), "link-escape", entry: "Contents/p")
     }
 
     @Test func absoluteEmptyLoopingAndDanglingLinks() throws {
         try Validate.expectError(try tree("abs-link", [.symlink("passwd", to: "/etc/passwd")]), "link-absolute")
         try Validate.expectError(try tree("loop", [.symlink("a", to: "b"), .symlink("b", to: "a")]), "link-loop")
-        try Validate.expectError(try tree("empty-link", [XarNode(name: "e", type: "symlink", linkTarget: "")]), "link-empty")
+        try Validate.expectError(
+            try tree("empty-link", [XarNode(name: "e", type: "symlink", linkTarget: "")]), "link-empty")
         try Validate.expectWarning(try tree("dangling", [.symlink("gone", to: "nothing-here")]), "link-dangling")
     }
 
@@ -152,26 +185,38 @@ import Testing
         var link = XarNode.symlink("dir", to: "../..")
         link.children = [.file("evil.txt", text: "x")]
         try Validate.expectError(try tree("through", [link]), "link-write-through", entry: "Contents/dir/evil.txt")
-        try Validate.expectError(try product("cpio-through", [.symlink("./Contents/d", to: "sub"), .directory("./Contents/sub"),
-                                                               .file("./Contents/d/evil.txt", text: "x")]),
-                                 "link-write-through", entry: "Contents/d/evil.txt")
+        try Validate.expectError(
+            try product(
+                "cpio-through",
+                [
+                    .symlink("./Contents/d", to: "sub"), .directory("./Contents/sub"),
+                    .file("./Contents/d/evil.txt", text: "x"),
+                ]),
+            "link-write-through", entry: "Contents/d/evil.txt")
     }
 
     // MARK: - Hard links
 
     @Test func hardLinkToAMissingID() throws {
-        try Validate.expectError(try tree("hl-missing", [XarNode(name: "h", type: "hardlink", hardLink: "999")]),
-                                 "link-hard-external", entry: "Contents/h")
+        try Validate.expectError(
+            try tree("hl-missing", [XarNode(name: "h", type: "hardlink", hardLink: "999")]),
+            "link-hard-external", entry: "Contents/h")
     }
 
     @Test func hardLinkInsideThePackageWarns() throws {
         var original = XarNode.file("a.txt", text: "shared")
         original.id = "50"
         original.hardLink = "original"
-        try Validate.expectWarning(try tree("hl-ok", [original, XarNode(name: "b.txt", type: "hardlink", hardLink: "50")]), "link-hard")
-        try Validate.expectWarning(try product("cpio-hl-ok", [CpioItem(path: "./Contents/a", mode: 0o100644, data: Array("x".utf8), ino: 90, nlink: 2),
-                                                               CpioItem(path: "./Contents/b", mode: 0o100644, ino: 90, nlink: 2)]),
-                                   "link-hard")
+        try Validate.expectWarning(
+            try tree("hl-ok", [original, XarNode(name: "b.txt", type: "hardlink", hardLink: "50")]), "link-hard")
+        try Validate.expectWarning(
+            try product(
+                "cpio-hl-ok",
+                [
+                    CpioItem(path: "./Contents/a", mode: 0o100644, data: Array("x".utf8), ino: 90, nlink: 2),
+                    CpioItem(path: "./Contents/b", mode: 0o100644, ino: 90, nlink: 2),
+                ]),
+            "link-hard")
     }
 
     /// A hard link that carries data of its own: the data is still checksummed and sniffed.
@@ -183,21 +228,26 @@ import Testing
         try Validate.expectError(try tree("hl-elf", [original, link]), "exec-elf", entry: "Contents/b.txt")
         link.content = Array("shared".utf8)
         link.extractedChecksum = .wrong
-        try Validate.expectError(try tree("hl-crc", [original, link]), "xar-extracted-checksum", entry: "Contents/b.txt")
+        try Validate.expectError(
+            try tree("hl-crc", [original, link]), "xar-extracted-checksum", entry: "Contents/b.txt")
     }
 
     @Test func cpioHardLinkToEtcPasswd() throws {
-        let items = [CpioItem(path: "/etc/passwd", mode: 0o100644, ino: 77, nlink: 2),
-                     CpioItem(path: "./Contents/pw", mode: 0o100644, ino: 77, nlink: 2)]
+        let items = [
+            CpioItem(path: "/etc/passwd", mode: 0o100644, ino: 77, nlink: 2),
+            CpioItem(path: "./Contents/pw", mode: 0o100644, ino: 77, nlink: 2),
+        ]
         try Validate.expectError(try product("cpio-hl-out", items), "link-hard-external", entry: "Contents/pw")
     }
 
     // MARK: - Executable code
 
     @Test func machOThinAndUniversal() throws {
-        try Validate.expectError(try tree("macho", [.file("level.dat", CodeSamples.machOThin)]), "exec-macho", entry: "Contents/level.dat")
-        try Validate.expectError(try product("cpio-fat", [.file("./Contents/music.bin", CodeSamples.machOUniversal)]),
-                                 "exec-macho-universal", entry: "Contents/music.bin")
+        try Validate.expectError(
+            try tree("macho", [.file("level.dat", CodeSamples.machOThin)]), "exec-macho", entry: "Contents/level.dat")
+        try Validate.expectError(
+            try product("cpio-fat", [.file("./Contents/music.bin", CodeSamples.machOUniversal)]),
+            "exec-macho-universal", entry: "Contents/music.bin")
         try Validate.expectError(try tree("fat", [.file("x", CodeSamples.machOUniversal)]), "exec-macho-universal")
     }
 
@@ -207,12 +257,14 @@ import Testing
     }
 
     @Test func elf() throws {
-        try Validate.expectError(try tree("elf", [.file("libgame.txt", CodeSamples.elf)]), "exec-elf", entry: "Contents/libgame.txt")
+        try Validate.expectError(
+            try tree("elf", [.file("libgame.txt", CodeSamples.elf)]), "exec-elf", entry: "Contents/libgame.txt")
         try Validate.expectError(try product("cpio-elf", [.file("./Contents/a.png", CodeSamples.elf)]), "exec-elf")
     }
 
     @Test func peAndPlainMZText() throws {
-        try Validate.expectError(try tree("pe", [.file("readme2.txt", CodeSamples.pe)]), "exec-pe", entry: "Contents/readme2.txt")
+        try Validate.expectError(
+            try tree("pe", [.file("readme2.txt", CodeSamples.pe)]), "exec-pe", entry: "Contents/readme2.txt")
         try Validate.expectError(try product("cpio-pe", [.file("./Contents/x.dat", CodeSamples.pe)]), "exec-pe")
         try Validate.expectClean(try tree("mz", [.file("MZ.txt", CodeSamples.mzText)]))
         try Validate.expectClean(try product("cpio-mz", [.file("./Contents/MZ.txt", CodeSamples.mzText)]))
@@ -239,13 +291,16 @@ import Testing
     }
 
     @Test func webAssembly() throws {
-        try Validate.expectError(try tree("wasm", [.file("a.bin", [0x00, 0x61, 0x73, 0x6D, 0x01, 0x00, 0x00, 0x00])]), "exec-wasm")
+        try Validate.expectError(
+            try tree("wasm", [.file("a.bin", [0x00, 0x61, 0x73, 0x6D, 0x01, 0x00, 0x00, 0x00])]), "exec-wasm")
     }
 
     @Test func bundleNamesAreCode() throws {
-        try Validate.expectError(try tree("app", [.directory("Game.APP", [.file("Info.plist", text: "x")])]),
-                                 "exec-bundle-name", entry: "Contents/Game.APP")
-        try Validate.expectError(try product("cpio-dylib", [.file("./Contents/libx.dylib", text: "not really")]), "exec-bundle-name")
+        try Validate.expectError(
+            try tree("app", [.directory("Game.APP", [.file("Info.plist", text: "x")])]),
+            "exec-bundle-name", entry: "Contents/Game.APP")
+        try Validate.expectError(
+            try product("cpio-dylib", [.file("./Contents/libx.dylib", text: "not really")]), "exec-bundle-name")
     }
 
     @Test func scriptsAndLibraryNamesWarn() throws {

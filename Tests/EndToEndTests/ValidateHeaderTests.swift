@@ -16,67 +16,79 @@ import Testing
 
     @Test(arguments: [(DigestAlgorithm.sha256, UInt32(3)), (.sha512, 4), (.sha1, 1)])
     func appleCodesIn28ByteHeaders(algorithm: DigestAlgorithm, code: UInt32) throws {
-        try Validate.expectClean(try tree("apple-\(algorithm)") {
-            $0.checksumCode = code
-            $0.tocDigest = algorithm
-            $0.fileDigest = algorithm
-        })
+        try Validate.expectClean(
+            try tree("apple-\(algorithm)") {
+                $0.checksumCode = code
+                $0.tocDigest = algorithm
+                $0.fileDigest = algorithm
+            })
     }
 
     @Test(arguments: [DigestAlgorithm.sha224, .sha256, .sha384, .sha512])
     func namedAlgorithmsIn64ByteHeaders(algorithm: DigestAlgorithm) throws {
-        try Validate.expectClean(try tree("named-\(algorithm)") {
-            $0.checksumCode = 3
-            $0.headerSize = 64
-            $0.headerExtra = XarSpelling.namedHeaderExtra(algorithm.rawValue)
-            $0.tocDigest = algorithm
-            $0.fileDigest = algorithm
-        })
+        try Validate.expectClean(
+            try tree("named-\(algorithm)") {
+                $0.checksumCode = 3
+                $0.headerSize = 64
+                $0.headerExtra = XarSpelling.namedHeaderExtra(algorithm.rawValue)
+                $0.tocDigest = algorithm
+                $0.fileDigest = algorithm
+            })
     }
 
     @Test func code3In28BytesIsSHA256NeverAGuess() throws {
         // A 28-byte header with code 3 is Apple's SHA-256: a TOC that says sha224 disagrees with it.
-        let run = try Validate.expectError(try tree("code3-sha224") {
-            $0.checksumCode = 3
-            $0.tocDigest = .sha224
-        }, "xar-toc-checksum-size")
+        let run = try Validate.expectError(
+            try tree("code3-sha224") {
+                $0.checksumCode = 3
+                $0.tocDigest = .sha224
+            }, "xar-toc-checksum-size")
         #expect(run.findings.contains { $0.message.contains("sha256") && $0.message.contains("sha224") }, "\(run.dump)")
     }
 
     @Test func headerSizeThatDisagreesWithTheAlgorithm() throws {
-        let sha1In64 = try Validate.expectError(try tree("sha1-64") {
-            $0.headerSize = 64
-            $0.headerExtra = [UInt8](repeating: 0, count: 36)
-        }, "xar-header-size")
-        #expect(sha1In64.findings.contains { $0.message.contains("64 bytes") && $0.message.contains("expected 28") }, "\(sha1In64.dump)")
+        let sha1In64 = try Validate.expectError(
+            try tree("sha1-64") {
+                $0.headerSize = 64
+                $0.headerExtra = [UInt8](repeating: 0, count: 36)
+            }, "xar-header-size")
+        #expect(
+            sha1In64.findings.contains { $0.message.contains("64 bytes") && $0.message.contains("expected 28") },
+            "\(sha1In64.dump)")
         #expect(!sha1In64.findings.contains { $0.message.contains("writer") }, "blames no writer: \(sha1In64.dump)")
         // A name that is not NUL-terminated within the header.
-        try Validate.expectError(try tree("unterminated") {
-            $0.checksumCode = 3
-            $0.headerSize = 32
-            $0.headerExtra = Array("sha2".utf8)
-        }, "xar-header-size")
+        try Validate.expectError(
+            try tree("unterminated") {
+                $0.checksumCode = 3
+                $0.headerSize = 32
+                $0.headerExtra = Array("sha2".utf8)
+            }, "xar-header-size")
         // Junk after the name's NUL.
-        try Validate.expectError(try tree("junk-pad") {
-            $0.checksumCode = 3
-            $0.headerSize = 64
-            $0.headerExtra = XarSpelling.namedHeaderExtra("sha256").enumerated().map { $0.offset == 20 ? 1 : $0.element }
-            $0.tocDigest = .sha256
-        }, "xar-header-size")
+        try Validate.expectError(
+            try tree("junk-pad") {
+                $0.checksumCode = 3
+                $0.headerSize = 64
+                $0.headerExtra = XarSpelling.namedHeaderExtra("sha256").enumerated().map {
+                    $0.offset == 20 ? 1 : $0.element
+                }
+                $0.tocDigest = .sha256
+            }, "xar-header-size")
         // A header that declares more bytes than the file has.
-        try Validate.expectError(try tree("short") {
-            $0.headerSize = 200
-            $0.editCompressedTOC = { _ in [] }
-            $0.editHeap = { _ in [] }
-        }, "xar-header-size")
+        try Validate.expectError(
+            try tree("short") {
+                $0.headerSize = 200
+                $0.editCompressedTOC = { _ in [] }
+                $0.editHeap = { _ in [] }
+            }, "xar-header-size")
     }
 
     @Test func unknownAlgorithmNamesCannotBeVerified() throws {
-        try Validate.expectError(try tree("whirlpool") {
-            $0.checksumCode = 3
-            $0.headerSize = 64
-            $0.headerExtra = XarSpelling.namedHeaderExtra("whirlpool")
-        }, "xar-checksum-none")
+        try Validate.expectError(
+            try tree("whirlpool") {
+                $0.checksumCode = 3
+                $0.headerSize = 64
+                $0.headerExtra = XarSpelling.namedHeaderExtra("whirlpool")
+            }, "xar-checksum-none")
     }
 
     @Test func fileChecksumStylesInAnyCase() throws {
@@ -85,20 +97,26 @@ import Testing
     }
 
     @Test func md5FileChecksumsWarnOnce() throws {
-        let run = try Validate.expectWarning(try tree("md5-files") {
-            $0.fileDigest = .md5
-        }, "xar-checksum-md5")
+        let run = try Validate.expectWarning(
+            try tree("md5-files") {
+                $0.fileDigest = .md5
+            }, "xar-checksum-md5")
         #expect(run.findings.filter { $0.rule == "xar-checksum-md5" }.count == 1, "\(run.dump)")
-        try Validate.expectError(try tree("md5-files-strict") { $0.fileDigest = .md5 }, "xar-checksum-md5", extra: ["--strict"])
+        try Validate.expectError(
+            try tree("md5-files-strict") { $0.fileDigest = .md5 }, "xar-checksum-md5", extra: ["--strict"])
     }
 
     @Test func eachFaultIsReportedOnce() throws {
-        let run = try Validate.expectError(try tree("no-checksum") {
-            $0.editTOC = { xml in
-                xml.replacingOccurrences(of: #"<archived-checksum style="sha1">[0-9a-f]+</archived-checksum>"#, with: "",
-                                         options: .regularExpression)
-            }
-        }, "xar-checksum-missing")
-        #expect(run.findings.filter { $0.rule == "xar-checksum-missing" && $0.entry == "Contents/readme.txt" }.count == 1, "\(run.dump)")
+        let run = try Validate.expectError(
+            try tree("no-checksum") {
+                $0.editTOC = { xml in
+                    xml.replacingOccurrences(
+                        of: #"<archived-checksum style="sha1">[0-9a-f]+</archived-checksum>"#, with: "",
+                        options: .regularExpression)
+                }
+            }, "xar-checksum-missing")
+        #expect(
+            run.findings.filter { $0.rule == "xar-checksum-missing" && $0.entry == "Contents/readme.txt" }.count == 1,
+            "\(run.dump)")
     }
 }

@@ -14,11 +14,13 @@ import Testing
 
     @Test func encodedNamesAreReadDecoded() throws {
         let long = String(repeating: "長", count: 25) + ".txt"  // 79 bytes: its base64 is wrapped
-        let path = try tree("encoded", [
-            .encodedDirectory("日本", [.encodedFile("データ.txt", text: "data\n")]),
-            .encodedFile("🎉.txt", text: "party\n"), .encodedFile("файл.txt", text: "file\n"),
-            .encodedFile(long, text: "long\n"), .file("plain.txt", text: "plain\n"),
-        ])
+        let path = try tree(
+            "encoded",
+            [
+                .encodedDirectory("日本", [.encodedFile("データ.txt", text: "data\n")]),
+                .encodedFile("🎉.txt", text: "party\n"), .encodedFile("файл.txt", text: "file\n"),
+                .encodedFile(long, text: "long\n"), .file("plain.txt", text: "plain\n"),
+            ])
         // The 79-byte name is wrapped: bsdtar would extract it cut short, and the gate says so.
         let run = try Validate.expectWarning(path, "xar-name-wrapped")
         #expect(run.findings.map(\.rule) == ["xar-name-wrapped"], "\(run.dump)")
@@ -39,19 +41,27 @@ import Testing
 
     @Test func namesBsdtarWouldCutOntoAnotherEntryAreRefused() throws {
         let stem = String(repeating: "あ", count: 18)  // 54 bytes: bsdtar keeps exactly these
-        let path = try tree("cut-collide", [.encodedFile(stem, text: "first"), .encodedFile(stem + "-evil.txt", text: "second")])
+        let path = try tree(
+            "cut-collide", [.encodedFile(stem, text: "first"), .encodedFile(stem + "-evil.txt", text: "second")])
         let run = try Validate.expectError(path, "entry-reader-collision")
-        #expect(run.findings.contains { $0.rule == "entry-reader-collision" && $0.entry == "Contents/\(stem)-evil.txt" }, "\(run.dump)")
+        #expect(
+            run.findings.contains { $0.rule == "entry-reader-collision" && $0.entry == "Contents/\(stem)-evil.txt" },
+            "\(run.dump)")
     }
 
     /// A package bsdtar itself wrote from non-ASCII names: read, judged and unpacked with the same
     /// names and bytes as the folder it came from.
     @Test func bsdtarRoundTripWithNonASCIINames() throws {
-        let files = ["Contents/日本/データ.txt": "data\n", "Contents/🎉.txt": "party\n", "Contents/файл.txt": "file\n",
-                     "Contents/café.txt": "latin-1 stays plain\n", "Contents/" + String(repeating: "長", count: 25) + ".txt": "long\n"]
+        let files = [
+            "Contents/日本/データ.txt": "data\n", "Contents/🎉.txt": "party\n", "Contents/файл.txt": "file\n",
+            "Contents/café.txt": "latin-1 stays plain\n",
+            "Contents/" + String(repeating: "長", count: 25) + ".txt": "long\n",
+        ]
         let folder = try scratch.contentFolder("bsdtar-src", files: files)
         let package = scratch.at("bsdtar-names.pkg")
-        let made = try Harness.run(["bsdtar", "--format", "xar", "-cf", package, "-C", folder, "ContentInfo.plist", "Contents"])
+        let made = try Harness.run([
+            "bsdtar", "--format", "xar", "-cf", package, "-C", folder, "ContentInfo.plist", "Contents",
+        ])
         #expect(made.status == 0, "\(made.stderr)")
         let run = try Validate.expectWarning(package, "xar-name-wrapped")
         #expect(Set(run.findings.map(\.rule)) == ["xar-name-wrapped"], "\(run.dump)")
@@ -62,11 +72,13 @@ import Testing
     }
 
     @Test func encodedTraversalIsRefused() throws {
-        let run = try Validate.expectError(try tree("enc-dotdot", [.encodedFile("../../escape.txt", text: "x")]), "entry-name-invalid")
+        let run = try Validate.expectError(
+            try tree("enc-dotdot", [.encodedFile("../../escape.txt", text: "x")]), "entry-name-invalid")
         let finding = run.findings.first { $0.rule == "entry-name-invalid" }
         #expect(finding?.entry == "Contents/../../escape.txt", "\(run.dump)")
         #expect(finding?.storedEntry == "Contents/Li4vLi4vZXNjYXBlLnR4dA==", "\(run.dump)")
-        try Validate.expectError(try tree("enc-dot", [.encodedDirectory("..", [.file("x", text: "x")])]), "entry-name-invalid")
+        try Validate.expectError(
+            try tree("enc-dot", [.encodedDirectory("..", [.file("x", text: "x")])]), "entry-name-invalid")
     }
 
     @Test func containerFindingsOnEncodedEntriesCarryTheStoredName() throws {
@@ -74,11 +86,13 @@ import Testing
         node.archivedChecksum = .wrong
         let run = try Validate.expectError(try tree("enc-checksum", [node]), "xar-archived-checksum")
         let finding = run.findings.first { $0.rule == "xar-archived-checksum" }
-        #expect(finding?.entry == "Contents/日本.txt" && finding?.storedEntry == "Contents/5pel5pysLnR4dA==", "\(run.dump)")
+        #expect(
+            finding?.entry == "Contents/日本.txt" && finding?.storedEntry == "Contents/5pel5pysLnR4dA==", "\(run.dump)")
     }
 
     @Test func encodedNULSlashAndControlsAreRefused() throws {
-        try Validate.expectError(try tree("enc-nul", [.encodedFile(Array("a\0b.txt".utf8), text: "x")]), "entry-name-invalid")
+        try Validate.expectError(
+            try tree("enc-nul", [.encodedFile(Array("a\0b.txt".utf8), text: "x")]), "entry-name-invalid")
         try Validate.expectError(try tree("enc-slash", [.encodedFile("a/b.txt", text: "x")]), "entry-name-invalid")
         try Validate.expectError(try tree("enc-bs", [.encodedFile("a\\b.txt", text: "x")]), "entry-name-invalid")
         let newline = try tree("enc-nl", [.encodedFile("a\nerror[forged] b", text: "x")])
@@ -90,13 +104,17 @@ import Testing
     }
 
     @Test func invalidUTF8IsRefused() throws {
-        try Validate.expectError(try tree("enc-utf8", [.encodedFile([0x61, 0xFF, 0xFE, 0x2E, 0x74], text: "x")]), "entry-name-invalid")
+        try Validate.expectError(
+            try tree("enc-utf8", [.encodedFile([0x61, 0xFF, 0xFE, 0x2E, 0x74], text: "x")]), "entry-name-invalid")
     }
 
     @Test func duplicatesAcrossEncodedAndPlainNames() throws {
-        try Validate.expectError(try tree("enc-dup", [.file("a.txt", text: "1"), .encodedFile("a.txt", text: "2")]), "entry-duplicate")
-        let nfc = "caf\u{E9}.txt", nfd = "cafe\u{301}.txt"
-        try Validate.expectError(try tree("enc-nfd", [.file(nfc, text: "1"), .encodedFile(nfd, text: "2")]), "entry-unicode-collision")
+        try Validate.expectError(
+            try tree("enc-dup", [.file("a.txt", text: "1"), .encodedFile("a.txt", text: "2")]), "entry-duplicate")
+        let nfc = "caf\u{E9}.txt"
+        let nfd = "cafe\u{301}.txt"
+        try Validate.expectError(
+            try tree("enc-nfd", [.file(nfc, text: "1"), .encodedFile(nfd, text: "2")]), "entry-unicode-collision")
     }
 
     @Test func otherEncodingsAndBadBase64AreRefused() throws {
@@ -123,7 +141,10 @@ import Testing
     @Test func findingsNameProductEntriesFromTheContentRoot() throws {
         let path = try scratch.hostileProduct("named", [.file("./Contents/../x", text: "x")])
         let run = try Validate.expectError(path, "entry-name-invalid")
-        #expect(run.findings.contains { $0.rule == "entry-name-invalid" && $0.entry == "Contents/../x" && $0.storedEntry == nil },
-                "\(run.dump)")
+        #expect(
+            run.findings.contains {
+                $0.rule == "entry-name-invalid" && $0.entry == "Contents/../x" && $0.storedEntry == nil
+            },
+            "\(run.dump)")
     }
 }

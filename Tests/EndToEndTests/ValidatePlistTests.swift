@@ -18,13 +18,13 @@ import Testing
     }
 
     static let xxe = """
-    <?xml version="1.0" encoding="UTF-8"?>
-    <!DOCTYPE plist [ <!ENTITY xxe SYSTEM "file:///etc/passwd"> ]>
-    <plist version="1.0"><dict>
-    <key>ContentVersion</key><string>1.0</string>
-    <key>IAPProductIdentifier</key><string>&xxe;</string>
-    </dict></plist>
-    """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <!DOCTYPE plist [ <!ENTITY xxe SYSTEM "file:///etc/passwd"> ]>
+        <plist version="1.0"><dict>
+        <key>ContentVersion</key><string>1.0</string>
+        <key>IAPProductIdentifier</key><string>&xxe;</string>
+        </dict></plist>
+        """
 
     static let billionLaughs: String = {
         var text = "<?xml version=\"1.0\"?>\n<!DOCTYPE plist [\n <!ENTITY lol \"lol\">\n"
@@ -51,15 +51,20 @@ import Testing
     @Test func versionThatIsAPath() throws {
         let plist = Fixtures.plist(product: "com.example.test", version: "../../x")
         try Validate.expectError(try tree("ver", plist: plist), "plist-content-version", entry: "ContentInfo.plist")
-        try Validate.expectError(try product("ver-p", plist: plist), "plist-content-version", entry: "ContentInfo.plist")
-        try Validate.expectError(try tree("ver5", plist: Fixtures.plist(product: "com.example.test", version: "1.2.3.4.5")),
-                                 "plist-content-version")
-        try Validate.expectClean(try tree("ver4", plist: Fixtures.plist(product: "com.example.test", version: "1.2.3.4")))
+        try Validate.expectError(
+            try product("ver-p", plist: plist), "plist-content-version", entry: "ContentInfo.plist")
+        try Validate.expectError(
+            try tree("ver5", plist: Fixtures.plist(product: "com.example.test", version: "1.2.3.4.5")),
+            "plist-content-version")
+        try Validate.expectClean(
+            try tree("ver4", plist: Fixtures.plist(product: "com.example.test", version: "1.2.3.4")))
     }
 
     @Test func badProductIdentifier() throws {
-        try Validate.expectError(try tree("id", plist: Fixtures.plist(product: "com..evil", version: "1.0")), "plist-product-id")
-        try Validate.expectError(try tree("id2", plist: Fixtures.plist(product: "-leading", version: "1.0")), "plist-product-id")
+        try Validate.expectError(
+            try tree("id", plist: Fixtures.plist(product: "com..evil", version: "1.0")), "plist-product-id")
+        try Validate.expectError(
+            try tree("id2", plist: Fixtures.plist(product: "-leading", version: "1.0")), "plist-product-id")
     }
 
     @Test func rootNotADictionary() throws {
@@ -73,12 +78,14 @@ import Testing
 
     @Test func plistOverOneMebibyte() throws {
         let padding = "\n<key>Pad</key><string>" + String(repeating: "x", count: 1 << 20) + "</string>"
-        try Validate.expectError(try tree("big", plist: Fixtures.plist(product: "com.example.test", version: "1.0", extra: padding)),
-                                 "plist-size")
+        try Validate.expectError(
+            try tree("big", plist: Fixtures.plist(product: "com.example.test", version: "1.0", extra: padding)),
+            "plist-size")
     }
 
     @Test func extraKeysAreKept() throws {
-        let plist = Fixtures.plist(product: "com.example.test", version: "2.0", extra: "\n<key>Note</key><string>hi</string>")
+        let plist = Fixtures.plist(
+            product: "com.example.test", version: "2.0", extra: "\n<key>Note</key><string>hi</string>")
         let run = try Validate.expectClean(try tree("extra", plist: plist))
         #expect(run.document?.inputs.first?.contentVersion == "2.0")
     }
@@ -90,17 +97,23 @@ import Testing
         try HostileTree.write([.directory("Contents", [.file("a", text: "a")])], to: noPlist)
         try Validate.expectError(noPlist, "shape-missing-contentinfo")
         let noContents = scratch.at("nocontents.pkg")
-        try HostileTree.write([.file("ContentInfo.plist", text: Fixtures.plist(product: "com.example.test", version: "1.0"))], to: noContents)
+        try HostileTree.write(
+            [.file("ContentInfo.plist", text: Fixtures.plist(product: "com.example.test", version: "1.0"))],
+            to: noContents)
         try Validate.expectError(noContents, "shape-missing-contents")
     }
 
     @Test func wrongKindsAtTheRoot() throws {
         let plistDir = scratch.at("plistdir.pkg")
-        try HostileTree.write([.directory("ContentInfo.plist"), .directory("Contents", [.file("a", text: "a")])], to: plistDir)
+        try HostileTree.write(
+            [.directory("ContentInfo.plist"), .directory("Contents", [.file("a", text: "a")])], to: plistDir)
         try Validate.expectError(plistDir, "shape-contentinfo-type")
         let contentsFile = scratch.at("contentsfile.pkg")
-        try HostileTree.write([.file("ContentInfo.plist", text: Fixtures.plist(product: "com.example.test", version: "1.0")),
-                               .file("Contents", text: "a")], to: contentsFile)
+        try HostileTree.write(
+            [
+                .file("ContentInfo.plist", text: Fixtures.plist(product: "com.example.test", version: "1.0")),
+                .file("Contents", text: "a"),
+            ], to: contentsFile)
         try Validate.expectError(contentsFile, "shape-contents-type")
     }
 

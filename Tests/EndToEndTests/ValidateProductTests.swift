@@ -36,7 +36,9 @@ import Testing
 
     @Test func scriptsInTheComponent() throws {
         var package = HostileProduct()
-        package.extraComponentNodes = [.directory("Scripts", [.file("postinstall", text: "#!/bin/sh\nrm -rf /\n", mode: "0755")])]
+        package.extraComponentNodes = [
+            .directory("Scripts", [.file("postinstall", text: "#!/bin/sh\nrm -rf /\n", mode: "0755")])
+        ]
         try Validate.expectError(try write("scripts", package), "shape-product-layout", entry: "content.pkg/Scripts")
     }
 
@@ -61,31 +63,44 @@ import Testing
     @Test func bomMissingAnEntry() throws {
         var package = HostileProduct(files: [("a.txt", Array("a\n".utf8)), ("b.txt", Array("b\n".utf8))])
         package.editBom = { $0.filter { $0.path != "./Contents/b.txt" } }
-        let run = try Validate.expectError(try write("bom-missing", package), "shape-bom-mismatch", entry: "Contents/b.txt")
+        let run = try Validate.expectError(
+            try write("bom-missing", package), "shape-bom-mismatch", entry: "Contents/b.txt")
         #expect(run.findings.filter { $0.rule == "shape-bom-mismatch" }.count == 1, "\(run.dump)")
     }
 
     @Test func bomListsWhatThePayloadLacks() throws {
         var package = HostileProduct()
-        package.editBom = { $0 + [BomEntry(path: "./Contents/ghost.txt", kind: .file, mode: 0o100644, size: 3, checksum: 1)] }
+        package.editBom = {
+            $0 + [BomEntry(path: "./Contents/ghost.txt", kind: .file, mode: 0o100644, size: 3, checksum: 1)]
+        }
         try Validate.expectError(try write("bom-ghost", package), "shape-bom-mismatch", entry: "Contents/ghost.txt")
     }
 
     @Test func bomWrongSize() throws {
         var package = HostileProduct()
         package.editBom = { entries in
-            entries.map { var e = $0; if e.path == "./Contents/readme.txt" { e.size += 1 }; return e }
+            entries.map {
+                var e = $0
+                if e.path == "./Contents/readme.txt" { e.size += 1 }
+                return e
+            }
         }
-        let run = try Validate.expectError(try write("bom-size", package), "shape-bom-mismatch", entry: "Contents/readme.txt")
+        let run = try Validate.expectError(
+            try write("bom-size", package), "shape-bom-mismatch", entry: "Contents/readme.txt")
         #expect(run.findings.contains { $0.message.contains("size (Bom: 7, Payload: 6)") }, "\(run.dump)")
     }
 
     @Test func bomWrongChecksum() throws {
         var package = HostileProduct()
         package.editBom = { entries in
-            entries.map { var e = $0; if e.path == "./Contents/readme.txt" { e.checksum ^= 1 }; return e }
+            entries.map {
+                var e = $0
+                if e.path == "./Contents/readme.txt" { e.checksum ^= 1 }
+                return e
+            }
         }
-        let run = try Validate.expectError(try write("bom-crc", package), "shape-bom-mismatch", entry: "Contents/readme.txt")
+        let run = try Validate.expectError(
+            try write("bom-crc", package), "shape-bom-mismatch", entry: "Contents/readme.txt")
         #expect(run.findings.contains { $0.message.contains("checksum") }, "\(run.dump)")
     }
 
@@ -107,9 +122,14 @@ import Testing
     @Test func honestBombInTheBom() throws {
         var package = HostileProduct()
         package.editBom = { entries in
-            entries.map { var e = $0; if e.path == "./Contents/readme.txt" { e.size = 100 << 30 }; return e }
+            entries.map {
+                var e = $0
+                if e.path == "./Contents/readme.txt" { e.size = 100 << 30 }
+                return e
+            }
         }
-        let run = try Validate.expectError(try write("bom-bomb", package), "size-declared-bomb", entry: "content.pkg/Payload")
+        let run = try Validate.expectError(
+            try write("bom-bomb", package), "size-declared-bomb", entry: "content.pkg/Payload")
         #expect(run.seconds < 0.8, "took \(run.seconds) s")
     }
 
@@ -118,9 +138,14 @@ import Testing
         var package = HostileProduct()
         package.items.append(.file("./Contents/zeros.bin", [UInt8](repeating: 0, count: 64 << 20)))
         package.editBom = { entries in
-            entries.map { var e = $0; if e.path == "./Contents/zeros.bin" { e.size = 6 }; return e }
+            entries.map {
+                var e = $0
+                if e.path == "./Contents/zeros.bin" { e.size = 6 }
+                return e
+            }
         }
-        let run = try Validate.expectError(try write("liar", package), "size-declared-bomb", entry: "content.pkg/Payload")
+        let run = try Validate.expectError(
+            try write("liar", package), "size-declared-bomb", entry: "content.pkg/Payload")
         #expect(run.seconds < 0.8, "took \(run.seconds) s")
     }
 }
@@ -128,11 +153,12 @@ import Testing
 /// Distribution text pointing at an arbitrary component.
 enum ProductArchiveDocumentsText {
     static func distribution(referencing component: String) -> [UInt8] {
-        Array("""
-        <?xml version="1.0" encoding="utf-8"?>
-        <installer-gui-script minSpecVersion="1">
-            <pkg-ref id="x" version="0" installKBytes="1">#\(component)</pkg-ref>
-        </installer-gui-script>
-        """.utf8)
+        Array(
+            """
+            <?xml version="1.0" encoding="utf-8"?>
+            <installer-gui-script minSpecVersion="1">
+                <pkg-ref id="x" version="0" installKBytes="1">#\(component)</pkg-ref>
+            </installer-gui-script>
+            """.utf8)
     }
 }

@@ -8,8 +8,11 @@ import Testing
     static let shared = String(repeating: "the same bytes in two files\n", count: 100)
 
     /// A tree whose last file, `b.txt`, points at `a.txt`'s heap range; `tweak` edits b's `<data>`.
-    func coalesced(_ name: String, content: [UInt8] = Array(shared.utf8), tweak: @escaping (String) -> String = { $0 }) throws -> String {
-        try coalesced(name, HostileTree.nodes(contents: [.file("a.txt", content), .file("b.txt", content)]), tweak: tweak)
+    func coalesced(_ name: String, content: [UInt8] = Array(shared.utf8), tweak: @escaping (String) -> String = { $0 })
+        throws -> String
+    {
+        try coalesced(
+            name, HostileTree.nodes(contents: [.file("a.txt", content), .file("b.txt", content)]), tweak: tweak)
     }
 
     /// A tree of `nodes` whose last file with data points at the heap range of the file with data
@@ -26,10 +29,12 @@ import Testing
                     block.components(separatedBy: "<\(name)>")[1].components(separatedBy: "</\(name)>")[0]
                 }
                 droppedBytes = Int(field("length", last)) ?? 0
-                var moved = last.replacingOccurrences(of: "<offset>\(field("offset", last))</offset>",
-                                                      with: "<offset>\(field("offset", earlier))</offset>")
-                moved = moved.replacingOccurrences(of: "<length>\(field("length", last))</length>",
-                                                   with: "<length>\(field("length", earlier))</length>")
+                var moved = last.replacingOccurrences(
+                    of: "<offset>\(field("offset", last))</offset>",
+                    with: "<offset>\(field("offset", earlier))</offset>")
+                moved = moved.replacingOccurrences(
+                    of: "<length>\(field("length", last))</length>",
+                    with: "<length>\(field("length", earlier))</length>")
                 return blocks.dropLast().joined(separator: "<data>") + "<data>" + tweak(moved)
             }
             xar.editHeap = { heap in Array(heap.dropLast(droppedBytes)) }
@@ -44,15 +49,21 @@ import Testing
         let unpack = try Harness.run(["iapkg", "unpack", path, "--into", root])
         #expect(unpack.status == 0, "\(unpack.stderr)")
         for name in ["a.txt", "b.txt"] {
-            #expect(try String(contentsOfFile: root + "/com.example.test/1.0/Contents/" + name, encoding: .utf8) == Self.shared)
+            #expect(
+                try String(contentsOfFile: root + "/com.example.test/1.0/Contents/" + name, encoding: .utf8)
+                    == Self.shared)
         }
     }
 
     @Test func contentInfoSharingTheRangeOfAnEarlierCopyIsStillRead() throws {
         // xar --coalesce-heap points ContentInfo.plist at an identical file listed before it.
         let plist = Fixtures.plist(product: "com.example.test", version: "1.0")
-        let path = try coalesced("plist-shared", [.directory("Contents", [.file("copy.plist", text: plist)]),
-                                                  .file("ContentInfo.plist", text: plist)])
+        let path = try coalesced(
+            "plist-shared",
+            [
+                .directory("Contents", [.file("copy.plist", text: plist)]),
+                .file("ContentInfo.plist", text: plist),
+            ])
         let run = try Validate.run(path)
         #expect(run.status == 0, "\(run.dump)")
         #expect(run.document?.inputs.first?.productIdentifier == "com.example.test", "\(run.dump)")
@@ -65,7 +76,8 @@ import Testing
         let run = try Validate.expectError(path, "xar-data-overlap")
         #expect(run.findings.contains { $0.message.contains("encoding differs") }, "\(run.dump)")
         let sizes = try coalesced("size") { block in
-            block.replacingOccurrences(of: "<size>\(Self.shared.utf8.count)</size>", with: "<size>\(Self.shared.utf8.count - 1)</size>")
+            block.replacingOccurrences(
+                of: "<size>\(Self.shared.utf8.count)</size>", with: "<size>\(Self.shared.utf8.count - 1)</size>")
         }
         try Validate.expectError(sizes, "xar-data-overlap")
     }

@@ -52,15 +52,19 @@ struct ValidateRun {
     var warningRules: Set<String> { Set(findings.filter { $0.severity == "warning" }.map(\.rule)) }
     /// A readable dump for failure messages.
     var dump: String {
-        findings.map { "\($0.severity)[\($0.rule)] \($0.entry ?? "-") @\($0.offset.map(String.init) ?? "-"): \($0.message)" }
-            .joined(separator: "\n") + "\nstatus \(status)\nstderr: \(result.stderr)"
+        findings.map {
+            "\($0.severity)[\($0.rule)] \($0.entry ?? "-") @\($0.offset.map(String.init) ?? "-"): \($0.message)"
+        }
+        .joined(separator: "\n") + "\nstatus \(status)\nstderr: \(result.stderr)"
     }
 }
 
 /// Runs the built binary's `validate --json` and checks verdicts.
 enum Validate {
     /// Runs `iapkg validate <paths> --json <extra>`.
-    static func run(_ paths: [String], _ extra: [String] = [], environment: [String: String] = [:]) throws -> ValidateRun {
+    static func run(_ paths: [String], _ extra: [String] = [], environment: [String: String] = [:]) throws
+        -> ValidateRun
+    {
         let start = Date()
         let result = try Harness.run(["iapkg", "validate"] + paths + ["--json"] + extra, environment: environment)
         let seconds = Date().timeIntervalSince(start)
@@ -72,12 +76,15 @@ enum Validate {
 
     /// Expects exit 1 and an error finding under `rule` (naming `entry` when given).
     @discardableResult
-    static func expectError(_ path: String, _ rule: String, entry: String? = nil, extra: [String] = [],
-                            sourceLocation: SourceLocation = #_sourceLocation) throws -> ValidateRun {
+    static func expectError(
+        _ path: String, _ rule: String, entry: String? = nil, extra: [String] = [],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> ValidateRun {
         let run = try run(path, extra)
         #expect(run.status == 1, "\(run.dump)", sourceLocation: sourceLocation)
         // One style everywhere: content entries relative to the content root, never "./Contents/…".
-        #expect(!run.findings.contains { $0.entry?.hasPrefix("./") == true }, "\(run.dump)", sourceLocation: sourceLocation)
+        #expect(
+            !run.findings.contains { $0.entry?.hasPrefix("./") == true }, "\(run.dump)", sourceLocation: sourceLocation)
         #expect(run.errorRules.contains(rule), "expected error \(rule):\n\(run.dump)", sourceLocation: sourceLocation)
         if let entry {
             let named = run.findings.contains { $0.rule == rule && ($0.entry ?? "").contains(entry) }
@@ -88,19 +95,24 @@ enum Validate {
 
     /// Expects exit 0 and a warning finding under `rule`.
     @discardableResult
-    static func expectWarning(_ path: String, _ rule: String, extra: [String] = [],
-                              sourceLocation: SourceLocation = #_sourceLocation) throws -> ValidateRun {
+    static func expectWarning(
+        _ path: String, _ rule: String, extra: [String] = [],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> ValidateRun {
         let run = try run(path, extra)
         #expect(run.status == 0, "\(run.dump)", sourceLocation: sourceLocation)
-        #expect(run.warningRules.contains(rule), "expected warning \(rule):\n\(run.dump)", sourceLocation: sourceLocation)
+        #expect(
+            run.warningRules.contains(rule), "expected warning \(rule):\n\(run.dump)", sourceLocation: sourceLocation)
         #expect(run.errorRules.isEmpty, "\(run.dump)", sourceLocation: sourceLocation)
         return run
     }
 
     /// Expects exit 0 and no finding at all.
     @discardableResult
-    static func expectClean(_ path: String, extra: [String] = [],
-                            sourceLocation: SourceLocation = #_sourceLocation) throws -> ValidateRun {
+    static func expectClean(
+        _ path: String, extra: [String] = [],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> ValidateRun {
         let run = try run(path, extra)
         #expect(run.status == 0, "\(run.dump)", sourceLocation: sourceLocation)
         #expect(run.findings.isEmpty, "expected no findings:\n\(run.dump)", sourceLocation: sourceLocation)
@@ -110,8 +122,10 @@ enum Validate {
 
     /// Expects exit 0 and neither `rule` nor any error.
     @discardableResult
-    static func expectPasses(_ path: String, without rule: String, extra: [String] = [],
-                             sourceLocation: SourceLocation = #_sourceLocation) throws -> ValidateRun {
+    static func expectPasses(
+        _ path: String, without rule: String, extra: [String] = [],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> ValidateRun {
         let run = try run(path, extra)
         #expect(run.status == 0, "\(run.dump)", sourceLocation: sourceLocation)
         #expect(!run.rules.contains(rule), "did not expect \(rule):\n\(run.dump)", sourceLocation: sourceLocation)

@@ -1,8 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Testing
+
 @testable import IAPCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 @Suite struct ReadAheadReaderTests {
     /// How many descriptors this process has open (entries of /proc/self/fd).
@@ -25,7 +27,8 @@ import Testing
     @Test func deliversTheRangeInOrderAndDigestsIt() throws {
         let bytes = (0..<3_000_000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 9) }
         let hasher = DigestHasher(.sha1)
-        let reader = try ReadAheadReader(file: try file(bytes), start: 1000, length: 2_500_000, chunkSize: 65_536, depth: 3, hasher: hasher)
+        let reader = try ReadAheadReader(
+            file: try file(bytes), start: 1000, length: 2_500_000, chunkSize: 65_536, depth: 3, hasher: hasher)
         var got: [UInt8] = []
         while let chunk = try reader.next() { got.append(contentsOf: chunk) }
         #expect(got == Array(bytes[1000..<2_501_000]))
@@ -33,8 +36,9 @@ import Testing
     }
 
     @Test func endsEarlyWhenTheFileIsShort() throws {
-        let reader = try ReadAheadReader(file: try file([UInt8](repeating: 1, count: 100_000)), start: 0, length: 500_000,
-                                     chunkSize: 65_536, depth: 2, hasher: nil)
+        let reader = try ReadAheadReader(
+            file: try file([UInt8](repeating: 1, count: 100_000)), start: 0, length: 500_000,
+            chunkSize: 65_536, depth: 2, hasher: nil)
         var total = 0
         while let chunk = try reader.next() { total += chunk.count }
         #expect(total == 100_000)
@@ -46,8 +50,9 @@ import Testing
     @Test func canBeAbandonedHalfWay() throws {
         let before = openDescriptors()
         for _ in 0..<20 {
-            let reader = try ReadAheadReader(file: try file([UInt8](repeating: 2, count: 1_000_000)), start: 0, length: 1_000_000,
-                                         chunkSize: 4096, depth: 2, hasher: DigestHasher(.sha1))
+            let reader = try ReadAheadReader(
+                file: try file([UInt8](repeating: 2, count: 1_000_000)), start: 0, length: 1_000_000,
+                chunkSize: 4096, depth: 2, hasher: DigestHasher(.sha1))
             let first = try #require(try reader.next())
             #expect(first.count == 4096 && first.allSatisfy { $0 == 2 })
         }

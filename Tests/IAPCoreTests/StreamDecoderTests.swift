@@ -38,7 +38,8 @@ import Testing
         while !decoder.finished {
             let step = try input.withUnsafeBytes { all in
                 try chunk.withUnsafeMutableBytes { target in
-                    try decoder.decode(UnsafeRawBufferPointer(rebasing: all[position..<min(all.count, position + 1000)]), into: target)
+                    try decoder.decode(
+                        UnsafeRawBufferPointer(rebasing: all[position..<min(all.count, position + 1000)]), into: target)
                 }
             }
             position += step.consumed
@@ -58,7 +59,9 @@ import Testing
         let garbage = [UInt8](repeating: 0xEE, count: 64)
         var out = [UInt8](repeating: 0, count: 1024)
         #expect(throws: DecompressionError.self) {
-            _ = try garbage.withUnsafeBytes { input in try out.withUnsafeMutableBytes { try decoder.decode(input, into: $0) } }
+            _ = try garbage.withUnsafeBytes { input in
+                try out.withUnsafeMutableBytes { try decoder.decode(input, into: $0) }
+            }
         }
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import IAPCore
 
 @Suite struct ZlibTests {
@@ -36,8 +37,11 @@ import Testing
 
 @Suite struct DigestTests {
     @Test func knownVectors() {
-        #expect(Hex.encode(DigestHasher.digest(.sha1, of: Array("abc".utf8))) == "a9993e364706816aba3e25717850c26c9cd0d89d")
-        #expect(Hex.encode(DigestHasher.digest(.sha256, of: [])) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(
+            Hex.encode(DigestHasher.digest(.sha1, of: Array("abc".utf8))) == "a9993e364706816aba3e25717850c26c9cd0d89d")
+        #expect(
+            Hex.encode(DigestHasher.digest(.sha256, of: []))
+                == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
         #expect(Hex.decode("A9993e") == [0xa9, 0x99, 0x3e])
         #expect(Hex.decode("abc") == nil)
     }

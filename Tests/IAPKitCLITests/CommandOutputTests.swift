@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import IAPCore
 import Testing
+
 @testable import IAPKitCLI
 
 /// Commands run in-process with a console whose streams and terminal-ness the test chooses:
@@ -16,9 +17,10 @@ import Testing
         var err: String { lock.withLock { errText } }
 
         func console(terminal: Bool, outTerminal: Bool? = nil, environment: [String: String] = [:]) -> Console {
-            Console(writeOut: { text in self.lock.withLock { self.outText += text } },
-                    writeErr: { text in self.lock.withLock { self.errText += text } },
-                    errIsTerminal: terminal, outIsTerminal: outTerminal ?? terminal, environment: environment)
+            Console(
+                writeOut: { text in self.lock.withLock { self.outText += text } },
+                writeErr: { text in self.lock.withLock { self.errText += text } },
+                errIsTerminal: terminal, outIsTerminal: outTerminal ?? terminal, environment: environment)
         }
     }
 

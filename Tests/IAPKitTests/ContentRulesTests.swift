@@ -1,5 +1,6 @@
-import Testing
 import IAPCore
+import Testing
+
 @testable import IAPKit
 
 @Suite struct ContentRulesTests {
@@ -18,23 +19,37 @@ import IAPCore
 
     @Test func aGoodTreeIsClean() {
         #expect(ContentRules.check(base).isEmpty)
-        #expect(rules([ContentEntry(rawPath: "./Contents/latest", kind: .symlink, permissions: 0o755, linkTarget: "art/a.png")]).isEmpty)
+        #expect(
+            rules([
+                ContentEntry(rawPath: "./Contents/latest", kind: .symlink, permissions: 0o755, linkTarget: "art/a.png")
+            ]).isEmpty)
     }
 
     @Test func shape() {
-        #expect(ContentRules.check(Array(base.filter { $0.path != "ContentInfo.plist" })).map(\.rule) == ["shape-missing-contentinfo"])
+        #expect(
+            ContentRules.check(Array(base.filter { $0.path != "ContentInfo.plist" })).map(\.rule) == [
+                "shape-missing-contentinfo"
+            ])
         #expect(rules([ContentEntry(rawPath: "./readme.txt", kind: .file)]) == ["shape-extra-root-entry"])
         #expect(rules([ContentEntry(rawPath: "./.DS_Store", kind: .file)]) == ["hygiene-junk-file"])
     }
 
     @Test func names() {
-        #expect(rules([ContentEntry(rawPath: "./Contents/../../etc/passwd", kind: .file)]).contains("entry-name-invalid"))
+        #expect(
+            rules([ContentEntry(rawPath: "./Contents/../../etc/passwd", kind: .file)]).contains("entry-name-invalid"))
         #expect(rules([ContentEntry(rawPath: "/etc/passwd", kind: .file)]).contains("entry-absolute-path"))
         #expect(rules([ContentEntry(rawPath: "./Contents/a\u{1}b", kind: .file)]) == ["entry-name-invalid"])
         #expect(rules([ContentEntry(rawPath: "./Contents/a\\b", kind: .file)]) == ["entry-name-invalid"])
-        #expect(rules([ContentEntry(rawPath: "./Contents/" + String(repeating: "x", count: 256), kind: .file)]) == ["entry-component-length"])
+        #expect(
+            rules([ContentEntry(rawPath: "./Contents/" + String(repeating: "x", count: 256), kind: .file)]) == [
+                "entry-component-length"
+            ])
         #expect(rules([ContentEntry(rawPath: "./Contents/level.json", kind: .file)]) == ["entry-duplicate"])
-        #expect(rules([ContentEntry(rawPath: "./Contents/caf\u{e9}", kind: .file), ContentEntry(rawPath: "./Contents/cafe\u{301}", kind: .file)]) == ["entry-unicode-collision"])
+        #expect(
+            rules([
+                ContentEntry(rawPath: "./Contents/caf\u{e9}", kind: .file),
+                ContentEntry(rawPath: "./Contents/cafe\u{301}", kind: .file),
+            ]) == ["entry-unicode-collision"])
         #expect(rules([ContentEntry(rawPath: "./Contents/Level.JSON", kind: .file)]) == ["entry-case-collision"])
         #expect(rules([ContentEntry(rawPath: "./Contents/\u{202E}gnp.exe", kind: .file)]) == ["entry-bidi"])
     }
@@ -47,12 +62,24 @@ import IAPCore
     }
 
     @Test func code() {
-        #expect(rules([ContentEntry(rawPath: "./Contents/x.bin", kind: .file, sniff: ContentSniff(executable: .elf))]) == ["exec-elf"])
-        #expect(rules([ContentEntry(rawPath: "./Contents/Game.app", kind: .directory, permissions: 0o755),
-                       ContentEntry(rawPath: "./Contents/Game.app/Info.plist", kind: .file)]) == ["exec-bundle-name"])
-        #expect(rules([ContentEntry(rawPath: "./Contents/run.sh", kind: .file, permissions: 0o755, sniff: ContentSniff(isScript: true))]) == ["exec-script"])
+        #expect(
+            rules([ContentEntry(rawPath: "./Contents/x.bin", kind: .file, sniff: ContentSniff(executable: .elf))]) == [
+                "exec-elf"
+            ])
+        #expect(
+            rules([
+                ContentEntry(rawPath: "./Contents/Game.app", kind: .directory, permissions: 0o755),
+                ContentEntry(rawPath: "./Contents/Game.app/Info.plist", kind: .file),
+            ]) == ["exec-bundle-name"])
+        #expect(
+            rules([
+                ContentEntry(
+                    rawPath: "./Contents/run.sh", kind: .file, permissions: 0o755, sniff: ContentSniff(isScript: true))
+            ]) == ["exec-script"])
         #expect(rules([ContentEntry(rawPath: "./Contents/libx.so", kind: .file)]) == ["exec-shared-library"])
-        #expect(rules([ContentEntry(rawPath: "./Contents/data.bin", kind: .file, permissions: 0o755)]) == ["exec-mode-bits"])
+        #expect(
+            rules([ContentEntry(rawPath: "./Contents/data.bin", kind: .file, permissions: 0o755)]) == ["exec-mode-bits"]
+        )
     }
 
     @Test func links() {
@@ -67,8 +94,16 @@ import IAPCore
         #expect(rules([link("./Contents/gone", "nothing.txt")]) == ["link-dangling"])
         // A chain: each link alone looks harmless, together they escape.
         #expect(rules([link("./Contents/art/up", ".."), link("./Contents/out", "art/up/../..")]) == ["link-escape"])
-        #expect(rules([link("./Contents/dir", "art"), ContentEntry(rawPath: "./Contents/dir/evil", kind: .file)]) == ["link-write-through"])
-        #expect(rules([ContentEntry(rawPath: "./Contents/h", kind: .hardlink, hardlinkTarget: "./Contents/level.json")]) == ["link-hard"])
-        #expect(rules([ContentEntry(rawPath: "./Contents/h", kind: .hardlink, hardlinkTarget: "/etc/shadow")]) == ["link-hard-external"])
+        #expect(
+            rules([link("./Contents/dir", "art"), ContentEntry(rawPath: "./Contents/dir/evil", kind: .file)]) == [
+                "link-write-through"
+            ])
+        #expect(
+            rules([ContentEntry(rawPath: "./Contents/h", kind: .hardlink, hardlinkTarget: "./Contents/level.json")])
+                == ["link-hard"])
+        #expect(
+            rules([ContentEntry(rawPath: "./Contents/h", kind: .hardlink, hardlinkTarget: "/etc/shadow")]) == [
+                "link-hard-external"
+            ])
     }
 }

@@ -1,9 +1,12 @@
 import Testing
+
 @testable import IAPKit
 
 @Suite struct ContentVersionTests {
     @Test func parsesOnlyDottedIntegers() {
-        for good in ["1", "1.0", "2.10.3", "0.0.0.1", "18446744073709551615"] { #expect(ContentVersion(good) != nil, "\(good)") }
+        for good in ["1", "1.0", "2.10.3", "0.0.0.1", "18446744073709551615"] {
+            #expect(ContentVersion(good) != nil, "\(good)")
+        }
         for bad in ["", "1.", ".1", "1..2", "-1", "1.a", " 1", "1.0.0.0.0", "../../x", "18446744073709551616", "１"] {
             #expect(ContentVersion(bad) == nil, "\(bad)")
         }
@@ -18,7 +21,9 @@ import Testing
     }
 
     @Test func bumps() throws {
-        func bump(_ s: String, _ part: ContentVersion.Part) throws -> String { try #require(ContentVersion(s)?.bumped(part)).text }
+        func bump(_ s: String, _ part: ContentVersion.Part) throws -> String {
+            try #require(ContentVersion(s)?.bumped(part)).text
+        }
         #expect(try bump("1.0", .minor) == "1.1")
         #expect(try bump("1.9", .minor) == "1.10")
         #expect(try bump("1.4", .major) == "2.0")

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import IAPKit
 
 @Suite struct ExecutableSnifferTests {
@@ -15,22 +16,34 @@ import Testing
     func fat(magic: [UInt8], count: UInt32, offset: UInt32, size: UInt32, total: Int) -> [UInt8] {
         var b = magic
         b.appendBE(count)
-        for _ in 0..<count { b.appendBE(UInt32(7)); b.appendBE(UInt32(3)); b.appendBE(offset); b.appendBE(size); b.appendBE(UInt32(12)) }
+        for _ in 0..<count {
+            b.appendBE(UInt32(7))
+            b.appendBE(UInt32(3))
+            b.appendBE(offset)
+            b.appendBE(size)
+            b.appendBE(UInt32(12))
+        }
         return b + [UInt8](repeating: 0, count: max(0, total - b.count))
     }
 
     @Test func recognisesMachO() {
-        for magic: [UInt8] in [[0xfe, 0xed, 0xfa, 0xce], [0xfe, 0xed, 0xfa, 0xcf], [0xce, 0xfa, 0xed, 0xfe], [0xcf, 0xfa, 0xed, 0xfe]] {
+        for magic: [UInt8] in [
+            [0xfe, 0xed, 0xfa, 0xce], [0xfe, 0xed, 0xfa, 0xcf], [0xce, 0xfa, 0xed, 0xfe], [0xcf, 0xfa, 0xed, 0xfe],
+        ] {
             #expect(sniff(magic + [0, 0, 0, 0]).executable == .machO)
         }
-        #expect(sniff(fat(magic: [0xca, 0xfe, 0xba, 0xbe], count: 2, offset: 4096, size: 100, total: 8192)).executable == .machOUniversal)
+        #expect(
+            sniff(fat(magic: [0xca, 0xfe, 0xba, 0xbe], count: 2, offset: 4096, size: 100, total: 8192)).executable
+                == .machOUniversal)
     }
 
     @Test func javaClassFilesPass() {
         // cafebabe, minor 0, major 52 (Java 8): 52 "architectures" is not a fat header.
         #expect(sniff([0xca, 0xfe, 0xba, 0xbe, 0, 0, 0, 52] + [UInt8](repeating: 1, count: 200)).executable == nil)
         // A fat header whose slice lies beyond the end of the file is not one either.
-        #expect(sniff(fat(magic: [0xca, 0xfe, 0xba, 0xbe], count: 1, offset: 4096, size: 100, total: 1000)).executable == nil)
+        #expect(
+            sniff(fat(magic: [0xca, 0xfe, 0xba, 0xbe], count: 1, offset: 4096, size: 100, total: 1000)).executable
+                == nil)
     }
 
     @Test func recognisesELFAndWasm() {
@@ -41,10 +54,14 @@ import Testing
 
     @Test func recognisesPEEvenFarAway() {
         var pe = [UInt8](repeating: 0, count: 70_000)
-        pe[0] = 0x4d; pe[1] = 0x5a
+        pe[0] = 0x4d
+        pe[1] = 0x5a
         let lfanew = 66_000
-        pe[0x3c] = UInt8(lfanew & 0xff); pe[0x3d] = UInt8(lfanew >> 8 & 0xff); pe[0x3e] = UInt8(lfanew >> 16)
-        pe[lfanew] = 0x50; pe[lfanew + 1] = 0x45
+        pe[0x3c] = UInt8(lfanew & 0xff)
+        pe[0x3d] = UInt8(lfanew >> 8 & 0xff)
+        pe[0x3e] = UInt8(lfanew >> 16)
+        pe[lfanew] = 0x50
+        pe[lfanew + 1] = 0x45
         #expect(sniff(pe, chunk: 4093).executable == .pe)
         var text = Array("MZ is how this letter starts, and it is just text.\n".utf8)
         text += [UInt8](repeating: 0x20, count: 100)
@@ -58,5 +75,7 @@ import Testing
 }
 
 extension Array where Element == UInt8 {
-    mutating func appendBE(_ v: UInt32) { append(contentsOf: [UInt8(v >> 24), UInt8(v >> 16 & 0xff), UInt8(v >> 8 & 0xff), UInt8(v & 0xff)]) }
+    mutating func appendBE(_ v: UInt32) {
+        append(contentsOf: [UInt8(v >> 24), UInt8(v >> 16 & 0xff), UInt8(v >> 8 & 0xff), UInt8(v & 0xff)])
+    }
 }

@@ -1,9 +1,10 @@
-import Testing
 import IAPCore
 import IAPKit
+import Testing
 import XarKit
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Inputs found by `iapkg-fuzz` (Sources/iapkg-fuzz), minimised: the reader and the validator must
@@ -138,13 +139,15 @@ import Glibc
         do {
             await #expect(processExitsWith: .success) {
                 let folder = FuzzDriverSmokeTests.exitTestFolder(parent: getppid(), "stored")
-                try FuzzDriverSmokeTests.withInput(hex: FuzzDriverSmokeTests.storedSizeOverflow, folder: folder) { path in
+                try FuzzDriverSmokeTests.withInput(hex: FuzzDriverSmokeTests.storedSizeOverflow, folder: folder) {
+                    path in
                     _ = try? PackageInspector.inspect(path)
                 }
             }
             await #expect(processExitsWith: .success) {
                 let folder = FuzzDriverSmokeTests.exitTestFolder(parent: getppid(), "unpacked")
-                try FuzzDriverSmokeTests.withInput(hex: FuzzDriverSmokeTests.unpackedSizeOverflow, folder: folder) { path in
+                try FuzzDriverSmokeTests.withInput(hex: FuzzDriverSmokeTests.unpackedSizeOverflow, folder: folder) {
+                    path in
                     _ = try? PackageInspector.inspect(path)
                 }
             }

@@ -26,7 +26,9 @@ func install(_ package: String, into root: String) throws(IAPKitError) -> String
 @Suite struct GettingStartedTests {
     static let packageRoot: URL = {
         var url = URL(fileURLWithPath: #filePath)
-        while url.path != "/" && !FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) {
+        while url.path != "/"
+            && !FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path)
+        {
             url.deleteLastPathComponent()
         }
         return url
@@ -34,9 +36,11 @@ func install(_ package: String, into root: String) throws(IAPKitError) -> String
 
     /// The article's ```swift blocks, without their `import IAPKit` line.
     static func articleBlocks() throws -> [String] {
-        let article = try String(contentsOf: packageRoot.appendingPathComponent("Sources/IAPKit/IAPKit.docc/GettingStarted.md"),
-                                 encoding: .utf8)
-        var blocks: [String] = [], current: [Substring]?
+        let article = try String(
+            contentsOf: packageRoot.appendingPathComponent("Sources/IAPKit/IAPKit.docc/GettingStarted.md"),
+            encoding: .utf8)
+        var blocks: [String] = []
+        var current: [Substring]?
         for line in article.split(separator: "\n", omittingEmptySubsequences: false) {
             if current == nil, line == "```swift" {
                 current = []
@@ -65,7 +69,8 @@ func install(_ package: String, into root: String) throws(IAPKitError) -> String
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let package = scratch + "/chapter.pkg"
         let example = Self.packageRoot.appendingPathComponent("Examples/book-chapter").path
-        _ = try PackageBuilder.build(folder: example, options: BuildOptions(output: package, sourceDateEpoch: 1_700_000_000))
+        _ = try PackageBuilder.build(
+            folder: example, options: BuildOptions(output: package, sourceDateEpoch: 1_700_000_000))
 
         #expect(try check(package))
         let folder = try install(package, into: scratch + "/srv")

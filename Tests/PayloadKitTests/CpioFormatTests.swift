@@ -12,11 +12,14 @@ import Testing
         let directory = try Support.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let root = directory.appendingPathComponent("c")
-        try FileManager.default.createDirectory(at: root.appendingPathComponent("Contents"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: root.appendingPathComponent("Contents"), withIntermediateDirectories: true)
         try Data("hello\n".utf8).write(to: root.appendingPathComponent("Contents/a.txt"))
-        try FileManager.default.linkItem(atPath: root.appendingPathComponent("Contents/a.txt").path,
-                                         toPath: root.appendingPathComponent("Contents/z.txt").path)
-        let made = try Support.run("find . | LC_ALL=C sort | cpio -o -H \(format) --quiet | gzip -n > ../Payload", in: root)
+        try FileManager.default.linkItem(
+            atPath: root.appendingPathComponent("Contents/a.txt").path,
+            toPath: root.appendingPathComponent("Contents/z.txt").path)
+        let made = try Support.run(
+            "find . | LC_ALL=C sort | cpio -o -H \(format) --quiet | gzip -n > ../Payload", in: root)
         #expect(made.status == 0, "\(made.stderr)")
         return try Support.readAll(Array(try Data(contentsOf: directory.appendingPathComponent("Payload"))))
     }
@@ -85,18 +88,22 @@ import Testing
         var wrongSum = NewcBuilder(crc: true)
         wrongSum.add("./f", mode: 0o100644, data: Array("abcde".utf8), ino: 2, check: 7)
         wrongSum.addTrailer()
-        #expect(Support.firstError(try Support.gzip(wrongSum.bytes))
-                == .invalidEntry(headerOffset: 0, reason: "its data sums to 495 but its newc-crc check field says 7 (./f)"))
+        #expect(
+            Support.firstError(try Support.gzip(wrongSum.bytes))
+                == .invalidEntry(
+                    headerOffset: 0, reason: "its data sums to 495 but its newc-crc check field says 7 (./f)"))
 
         var dirtyPadding = NewcBuilder()
         dirtyPadding.add("./f", mode: 0o100644, data: Array("abcde".utf8), ino: 2)
-        let dataEnd = 110 + 4 + 2 + 5   // header, "./f\0", two pad bytes, the data
+        let dataEnd = 110 + 4 + 2 + 5  // header, "./f\0", two pad bytes, the data
         var raw = dirtyPadding.bytes
         raw[dataEnd] = 0x41
         var trailer = NewcBuilder()
         trailer.addTrailer()
-        #expect(Support.firstError(try Support.gzip(raw + trailer.bytes))
-                == .invalidEntry(headerOffset: 0, reason: "its alignment padding at decoded byte \(dataEnd) is not NUL bytes (./f)"))
+        #expect(
+            Support.firstError(try Support.gzip(raw + trailer.bytes))
+                == .invalidEntry(
+                    headerOffset: 0, reason: "its alignment padding at decoded byte \(dataEnd) is not NUL bytes (./f)"))
     }
 
     @Test func oneFormatPerPayload() throws {
@@ -104,8 +111,13 @@ import Testing
         odc.add(".", mode: 0o040755, ino: 1, nlink: 2)
         var newc = NewcBuilder()
         newc.addTrailer()
-        #expect(Support.firstError(try Support.gzip(odc.bytes + newc.bytes))
-                == .invalidEntry(headerOffset: 78, reason: "it is cpio newc (070701), but the payload began as cpio odc (070707); one payload uses one format"))
+        #expect(
+            Support.firstError(try Support.gzip(odc.bytes + newc.bytes))
+                == .invalidEntry(
+                    headerOffset: 78,
+                    reason:
+                        "it is cpio newc (070701), but the payload began as cpio odc (070707); one payload uses one format"
+                ))
     }
 
     @Test func malformedHeadersAreRefusedWithTheirOffset() throws {
@@ -118,20 +130,34 @@ import Testing
             edit(&raw)
             return try Support.gzip(raw)
         }
-        let second = 78   // "." takes 76 + 2 bytes
-        #expect(Support.firstError(try payload { $0[second + 14] = 0x38 })   // an 8 in the octal ino field
-                == .invalidEntry(headerOffset: 78, reason: "its ino field (header byte 12) holds a character that is not an octal digit"))
-        #expect(Support.firstError(try payload { $0[second + 76 + 3] = 0x41 })   // the name's NUL replaced
+        let second = 78  // "." takes 76 + 2 bytes
+        #expect(
+            Support.firstError(try payload { $0[second + 14] = 0x38 })  // an 8 in the octal ino field
+                == .invalidEntry(
+                    headerOffset: 78,
+                    reason: "its ino field (header byte 12) holds a character that is not an octal digit"))
+        #expect(
+            Support.firstError(try payload { $0[second + 76 + 3] = 0x41 })  // the name's NUL replaced
                 == .invalidEntry(headerOffset: 78, reason: "its name is not NUL-terminated within its namesize 4"))
-        #expect(Support.firstError(try payload { $0[second + 76 + 1] = 0 })
+        #expect(
+            Support.firstError(try payload { $0[second + 76 + 1] = 0 })
                 == .invalidEntry(headerOffset: 78, reason: "its name holds a NUL byte before its end (namesize 4)"))
-        #expect(Support.firstError(try payload { raw in
-            raw.replaceSubrange((second + 59)..<(second + 65), with: Array("000001".utf8))
-        }) == .invalidEntry(headerOffset: 78, reason: "its namesize is 1; a name needs at least one byte and its NUL"))
-        #expect(Support.firstError(try payload { raw in
-            raw.replaceSubrange((second + 59)..<(second + 65), with: Array("010001".utf8))
-        }) == .invalidEntry(headerOffset: 78, reason: "its namesize is 4097; names longer than 4095 bytes are refused"))
-        #expect(Support.firstError(try payload { raw in raw = Array(raw.prefix(second + 40)) })
+        #expect(
+            Support.firstError(
+                try payload { raw in
+                    raw.replaceSubrange((second + 59)..<(second + 65), with: Array("000001".utf8))
+                })
+                == .invalidEntry(
+                    headerOffset: 78, reason: "its namesize is 1; a name needs at least one byte and its NUL"))
+        #expect(
+            Support.firstError(
+                try payload { raw in
+                    raw.replaceSubrange((second + 59)..<(second + 65), with: Array("010001".utf8))
+                })
+                == .invalidEntry(
+                    headerOffset: 78, reason: "its namesize is 4097; names longer than 4095 bytes are refused"))
+        #expect(
+            Support.firstError(try payload { raw in raw = Array(raw.prefix(second + 40)) })
                 == .cpioEndsEarly(offset: UInt64(second + 40), headerOffset: 78, path: nil))
     }
 
@@ -141,7 +167,9 @@ import Testing
         builder.add("./bad", mode: 0o120777, data: [0x61, 0, 0x62], ino: 2)
         builder.addTrailer()
         let payload = try Support.gzip(builder.bytes)
-        #expect(Support.firstError(payload) == .invalidEntry(headerOffset: 124, reason: "its symlink target contains a NUL byte"))
+        #expect(
+            Support.firstError(payload)
+                == .invalidEntry(headerOffset: 124, reason: "its symlink target contains a NUL byte"))
         var good = NewcBuilder()
         good.add("./l", mode: 0o120777, data: Array("target".utf8), ino: 1)
         good.addTrailer()

@@ -39,7 +39,9 @@ import Testing
     func junkTruncationAndCorruptionAreRefused(_ format: String) throws {
         let command = try #require(Self.formats.first { $0.name == format }?.command)
         let payload = try filter(try rawCpio(), command)
-        #expect(Support.firstError(payload + Array("JUNK".utf8)) == .junkAfterCompressed(format: format, offset: UInt64(payload.count)))
+        #expect(
+            Support.firstError(payload + Array("JUNK".utf8))
+                == .junkAfterCompressed(format: format, offset: UInt64(payload.count)))
         for cut in [payload.count - 1, payload.count / 2, 8] {
             let error = Support.firstError(Array(payload.prefix(cut)))
             switch error {
@@ -66,7 +68,8 @@ import Testing
         let payload = try filter(builder.bytes, command)
         let limit: UInt64 = 100_000
         guard case .decompressionBomb(limit, _)? = Support.firstError(payload, maxDecodedBytes: limit) else {
-            Issue.record("expected a bomb error, got \(String(describing: Support.firstError(payload, maxDecodedBytes: limit)))")
+            Issue.record(
+                "expected a bomb error, got \(String(describing: Support.firstError(payload, maxDecodedBytes: limit)))")
             return
         }
     }

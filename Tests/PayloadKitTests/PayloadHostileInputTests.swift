@@ -25,7 +25,9 @@ import Testing
         try header.withUnsafeBytes { try deflater.compress($0, finish: false) { bomb.append(contentsOf: $0) } }
         let zeros = [UInt8](repeating: 0, count: 1 << 20)
         for index in 0..<1024 {
-            try zeros.withUnsafeBytes { try deflater.compress($0, finish: index == 1023) { bomb.append(contentsOf: $0) } }
+            try zeros.withUnsafeBytes {
+                try deflater.compress($0, finish: index == 1023) { bomb.append(contentsOf: $0) }
+            }
         }
         #expect(bomb.count < 2 << 20)
 
@@ -52,7 +54,9 @@ import Testing
         #expect(reader.decodedBytes > limit - (1 << 20))
         #expect(clock.now - started < .seconds(5))
         // The reader stays failed.
-        #expect(throws: PayloadError.decompressionBomb(limit: limit, compressedOffset: offset)) { try reader.nextEntry() }
+        #expect(throws: PayloadError.decompressionBomb(limit: limit, compressedOffset: offset)) {
+            try reader.nextEntry()
+        }
     }
 
     @Test func junkAfterTheGzipStreamFails() throws {
@@ -65,7 +69,8 @@ import Testing
     @Test func aTruncatedStreamFails() throws {
         let payload = try SampleContent.payload()
         for cut in [payload.count - 1, payload.count - 8, payload.count / 2, 20] {
-            #expect(Support.firstError(Array(payload.prefix(cut))) == .truncatedGzip(offset: UInt64(cut)), "cut at \(cut)")
+            #expect(
+                Support.firstError(Array(payload.prefix(cut))) == .truncatedGzip(offset: UInt64(cut)), "cut at \(cut)")
         }
     }
 
@@ -124,8 +129,12 @@ import Testing
 
     @Test func dataAfterTheTrailerFails() throws {
         let raw = simpleCpio()
-        #expect(Support.firstError(try Support.gzip(raw + [0, 0, 0, 7])) == .dataAfterTrailer(offset: UInt64(raw.count + 3)))
-        #expect(Support.firstError(try Support.gzip(raw + Array("070707".utf8))) == .dataAfterTrailer(offset: UInt64(raw.count)))
+        #expect(
+            Support.firstError(try Support.gzip(raw + [0, 0, 0, 7])) == .dataAfterTrailer(offset: UInt64(raw.count + 3))
+        )
+        #expect(
+            Support.firstError(try Support.gzip(raw + Array("070707".utf8)))
+                == .dataAfterTrailer(offset: UInt64(raw.count)))
         // NUL padding (GNU cpio pads to 512-byte blocks) is fine.
         #expect(try Support.readAll(try Support.gzip(raw + [UInt8](repeating: 0, count: 200_000))).count == 2)
     }
@@ -138,8 +147,11 @@ import Testing
         builder.add("./hidden", mode: 0o100644, data: Array("x".utf8), ino: 2)
         builder.addTrailer()
         raw += builder.bytes
-        #expect(Support.firstError(try Support.gzip(raw))
-                == .invalidEntry(headerOffset: 78, reason: "no cpio header magic (found \"garbag\"; expected 070707, 070701 or 070702)"))
+        #expect(
+            Support.firstError(try Support.gzip(raw))
+                == .invalidEntry(
+                    headerOffset: 78,
+                    reason: "no cpio header magic (found \"garbag\"; expected 070707, 070701 or 070702)"))
     }
 
     @Test func aNameThatIsNotUTF8Fails() throws {
@@ -147,7 +159,8 @@ import Testing
         builder.add(".", mode: 0o040755, ino: 1, nlink: 2)
         builder.add(nameBytes: [0x2e, 0x2f, 0xff, 0x41], mode: 0o100644, ino: 2)
         builder.addTrailer()
-        #expect(Support.firstError(try Support.gzip(builder.bytes))
+        #expect(
+            Support.firstError(try Support.gzip(builder.bytes))
                 == .invalidEntry(headerOffset: 78, reason: "its name is not valid UTF-8"))
     }
 
@@ -162,7 +175,7 @@ import Testing
 
     @Test func corruptDeflateDataFails() throws {
         var payload = try SampleContent.payload()
-        payload[payload.count - 6] ^= 0xff   // inside the CRC-32 trailer
+        payload[payload.count - 6] ^= 0xff  // inside the CRC-32 trailer
         guard case .corruptGzip = Support.firstError(payload) else {
             Issue.record("expected corruptGzip, got \(String(describing: Support.firstError(payload)))")
             return
@@ -196,10 +209,12 @@ import Testing
     @Test func newcIsReadAndBinaryCpioIsRefused() throws {
         let directory = try Support.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        try FileManager.default.createDirectory(at: directory.appendingPathComponent("c/Contents"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: directory.appendingPathComponent("c/Contents"), withIntermediateDirectories: true)
         try Data("v".utf8).write(to: directory.appendingPathComponent("c/Contents/f"))
-        let made = try Support.run("cd c && bsdtar --format newc -czf ../newc.gz . && bsdtar --format bin -czf ../bin.gz .",
-                                   in: directory)
+        let made = try Support.run(
+            "cd c && bsdtar --format newc -czf ../newc.gz . && bsdtar --format bin -czf ../bin.gz .",
+            in: directory)
         #expect(made.status == 0, "\(made.stderr)")
         let newc = try Support.readAll(Array(try Data(contentsOf: directory.appendingPathComponent("newc.gz"))))
         #expect(Set(newc.map(\.entry.path)) == [".", "./Contents", "./Contents/f"])

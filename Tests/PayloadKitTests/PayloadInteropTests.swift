@@ -34,10 +34,16 @@ import Testing
         let lines = verbose.stdout.split(separator: "\n").map(String.init)
         #expect(lines.count == SampleContent.items.count)
         #expect(lines.first?.hasPrefix("drwxr-xr-x  1 0      0 ") == true, "\(lines)")
-        #expect(lines.contains { $0.hasPrefix("lrwxr-xr-x  1 0      0 ") && $0.hasSuffix("./Contents/current -> levels/level 1 é.dat") },
-                "\(lines)")
-        #expect(lines.contains { $0.hasPrefix("-rw-r--r--  1 0      0        1000 ") && $0.hasSuffix("./Contents/levels/level 1 é.dat") },
-                "\(lines)")
+        #expect(
+            lines.contains {
+                $0.hasPrefix("lrwxr-xr-x  1 0      0 ") && $0.hasSuffix("./Contents/current -> levels/level 1 é.dat")
+            },
+            "\(lines)")
+        #expect(
+            lines.contains {
+                $0.hasPrefix("-rw-r--r--  1 0      0        1000 ") && $0.hasSuffix("./Contents/levels/level 1 é.dat")
+            },
+            "\(lines)")
     }
 
     @Test func gnuCpioListsOurPayload() throws {
@@ -60,7 +66,9 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         let data = try Data(contentsOf: out.appendingPathComponent("Contents/levels/level 1 é.dat"))
         #expect(Array(data) == SampleContent.pattern)
-        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: out.appendingPathComponent("Contents/current").path)
+        #expect(
+            try FileManager.default.destinationOfSymbolicLink(
+                atPath: out.appendingPathComponent("Contents/current").path)
                 == "levels/level 1 é.dat")
         #expect(Array(try Data(contentsOf: out.appendingPathComponent("ContentInfo.plist"))) == SampleContent.plist)
     }
@@ -73,7 +81,8 @@ import Testing
         try Data(SampleContent.plist).write(to: root.appendingPathComponent("ContentInfo.plist"))
         try Data("alpha\n".utf8).write(to: root.appendingPathComponent("Contents/a.txt"))
         try Data(SampleContent.pattern).write(to: root.appendingPathComponent("Contents/sub/b.bin"))
-        try fm.createSymbolicLink(atPath: root.appendingPathComponent("Contents/link").path, withDestinationPath: "sub/b.bin")
+        try fm.createSymbolicLink(
+            atPath: root.appendingPathComponent("Contents/link").path, withDestinationPath: "sub/b.bin")
         return root
     }
 
@@ -89,8 +98,11 @@ import Testing
 
         let entries = try Support.readAll(try readFile(payload))
         let byPath = Dictionary(uniqueKeysWithValues: entries.map { ($0.entry.path, $0) })
-        #expect(Set(byPath.keys) == [".", "./ContentInfo.plist", "./Contents", "./Contents/a.txt", "./Contents/sub",
-                                     "./Contents/sub/b.bin", "./Contents/link"])
+        #expect(
+            Set(byPath.keys) == [
+                ".", "./ContentInfo.plist", "./Contents", "./Contents/a.txt", "./Contents/sub",
+                "./Contents/sub/b.bin", "./Contents/link",
+            ])
         #expect(byPath["."]?.entry.kind == .directory)
         #expect(byPath["./Contents/sub"]?.entry.kind == .directory)
         #expect(byPath["./ContentInfo.plist"]?.data == SampleContent.plist)
@@ -107,18 +119,22 @@ import Testing
         let directory = try Support.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let root = try makeContentFolder(in: directory)
-        try FileManager.default.linkItem(atPath: root.appendingPathComponent("Contents/a.txt").path,
-                                         toPath: root.appendingPathComponent("Contents/z.txt").path)
+        try FileManager.default.linkItem(
+            atPath: root.appendingPathComponent("Contents/a.txt").path,
+            toPath: root.appendingPathComponent("Contents/z.txt").path)
         let payload = directory.appendingPathComponent("Payload").path
         // Sorted so a.txt precedes its link z.txt; GNU cpio pads the archive to 512-byte blocks with NULs.
-        let made = try Support.run("find . | LC_ALL=C sort | cpio -o -H odc --quiet | gzip -n > \(Support.shellQuoted(payload))",
-                                   in: root)
+        let made = try Support.run(
+            "find . | LC_ALL=C sort | cpio -o -H odc --quiet | gzip -n > \(Support.shellQuoted(payload))",
+            in: root)
         #expect(made.status == 0, "\(made.stderr)")
 
         let entries = try Support.readAll(try readFile(payload))
         // GNU cpio drops the leading "./" of the names find prints.
-        let expectedPaths: [String] = [".", "ContentInfo.plist", "Contents", "Contents/a.txt", "Contents/link",
-                                       "Contents/sub", "Contents/sub/b.bin", "Contents/z.txt"]
+        let expectedPaths: [String] = [
+            ".", "ContentInfo.plist", "Contents", "Contents/a.txt", "Contents/link",
+            "Contents/sub", "Contents/sub/b.bin", "Contents/z.txt",
+        ]
         #expect(entries.map(\.entry.path) == expectedPaths)
         let first = try #require(entries.first { $0.entry.path == "Contents/a.txt" })
         let link = try #require(entries.first { $0.entry.path == "Contents/z.txt" })

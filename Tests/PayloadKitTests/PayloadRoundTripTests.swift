@@ -15,22 +15,25 @@ import Testing
             var stored: UInt64
             switch item {
             case .directory(let path, let mode):
-                entry = PayloadEntry(path: path, kind: .directory, mode: 0o040000 | UInt32(mode), size: 0,
-                                     modificationTime: SampleContent.modificationTime, inode: inode, nlink: 1,
-                                     headerOffset: offset)
+                entry = PayloadEntry(
+                    path: path, kind: .directory, mode: 0o040000 | UInt32(mode), size: 0,
+                    modificationTime: SampleContent.modificationTime, inode: inode, nlink: 1,
+                    headerOffset: offset)
                 data = []
                 stored = 0
             case .file(let path, let mode, let bytes):
-                entry = PayloadEntry(path: path, kind: .file, mode: 0o100000 | UInt32(mode), size: UInt64(bytes.count),
-                                     modificationTime: SampleContent.modificationTime, inode: inode, nlink: 1,
-                                     headerOffset: offset)
+                entry = PayloadEntry(
+                    path: path, kind: .file, mode: 0o100000 | UInt32(mode), size: UInt64(bytes.count),
+                    modificationTime: SampleContent.modificationTime, inode: inode, nlink: 1,
+                    headerOffset: offset)
                 data = bytes
                 stored = UInt64(bytes.count)
             case .symlink(let path, let target):
                 // libarchive reports a symlink's size as its target's length (the odc body).
-                entry = PayloadEntry(path: path, kind: .symlink, mode: 0o120755, size: UInt64(target.utf8.count),
-                                     modificationTime: SampleContent.modificationTime, linkTarget: target,
-                                     inode: inode, nlink: 1, headerOffset: offset)
+                entry = PayloadEntry(
+                    path: path, kind: .symlink, mode: 0o120755, size: UInt64(target.utf8.count),
+                    modificationTime: SampleContent.modificationTime, linkTarget: target,
+                    inode: inode, nlink: 1, headerOffset: offset)
                 data = []
                 stored = UInt64(target.utf8.count)
             }
@@ -56,7 +59,8 @@ import Testing
         let reader = try PayloadReader(maxDecodedBytes: 1 << 20, source: PayloadTestSupport.source(payload))
         while try reader.nextEntry() != nil {}
         let last = try #require(Self.expectedEntries().last)
-        let trailerOffset = last.entry.headerOffset + 76 + UInt64(last.entry.path.utf8.count + 1)
+        let trailerOffset =
+            last.entry.headerOffset + 76 + UInt64(last.entry.path.utf8.count + 1)
             + UInt64(last.entry.linkTarget?.utf8.count ?? 0)
         #expect(reader.decodedBytes == trailerOffset + 76 + 11)
         #expect(try reader.nextEntry() == nil)
@@ -84,14 +88,17 @@ import Testing
         }
         try writer.addSymlink(path: "./Contents/l", target: "x", mode: 0o755, modificationTime: 0)
         try writer.finish()
-        let expected = Array(("070707" + "000000" + "000001" + "040755" + "000000" + "000000" + "000001" + "000000"
-                + "00000001234" + "000002" + "00000000000" + ".\0"
-                + "070707" + "000000" + "000002" + "100644" + "000000" + "000000" + "000001" + "000000"
-                + "00000000005" + "000024" + "00000000003" + "./ContentInfo.plist\0").utf8) + [1, 2, 3]
-            + Array(("070707" + "000000" + "000003" + "120755" + "000000" + "000000" + "000001" + "000000"
-                + "00000000000" + "000015" + "00000000001" + "./Contents/l\0" + "x"
-                + "070707" + "000000" + "000000" + "000000" + "000000" + "000000" + "000001" + "000000"
-                + "00000000000" + "000013" + "00000000000" + "TRAILER!!!\0").utf8)
+        let expected =
+            Array(
+                ("070707" + "000000" + "000001" + "040755" + "000000" + "000000" + "000001" + "000000"
+                    + "00000001234" + "000002" + "00000000000" + ".\0"
+                    + "070707" + "000000" + "000002" + "100644" + "000000" + "000000" + "000001" + "000000"
+                    + "00000000005" + "000024" + "00000000003" + "./ContentInfo.plist\0").utf8) + [1, 2, 3]
+            + Array(
+                ("070707" + "000000" + "000003" + "120755" + "000000" + "000000" + "000001" + "000000"
+                    + "00000000000" + "000015" + "00000000001" + "./Contents/l\0" + "x"
+                    + "070707" + "000000" + "000000" + "000000" + "000000" + "000000" + "000001" + "000000"
+                    + "00000000000" + "000013" + "00000000000" + "TRAILER!!!\0").utf8)
         #expect(raw == expected)
     }
 
@@ -103,7 +110,8 @@ import Testing
             try Array("data".utf8).withUnsafeBytes { try write($0) }
         }
         try writer.finish()
-        let payload = try PayloadTestSupport.gzip(Array(raw[0..<50])) + PayloadTestSupport.gzip(Array(raw[50..<100]))
+        let payload =
+            try PayloadTestSupport.gzip(Array(raw[0..<50])) + PayloadTestSupport.gzip(Array(raw[50..<100]))
             + PayloadTestSupport.gzip(Array(raw[100...]))
         let entries = try PayloadTestSupport.readAll(payload)
         #expect(entries.map(\.entry.path) == [".", "./a"])

@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import IAPCore
 import PayloadKit
 import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A large file goes through writer and reader in fixed-size pieces, never whole in memory.
 @Suite struct PayloadStreamingTests {
@@ -41,7 +42,8 @@ import Testing
             let file = try FileDescriptor.createExclusive(path)
             let writer = try PayloadWriter(level: 1) { try file.write($0) }
             try writer.addDirectory(path: ".", mode: 0o755, modificationTime: 1)
-            try writer.addFile(path: "./Contents/big.bin", mode: 0o644, modificationTime: 1, size: Self.fileSize) { write in
+            try writer.addFile(path: "./Contents/big.bin", mode: 0o644, modificationTime: 1, size: Self.fileSize) {
+                write in
                 var chunk = [UInt8](repeating: 0, count: Self.chunkSize)
                 for index in 0..<(Self.fileSize / UInt64(Self.chunkSize)) {
                     fillChunk(&chunk, base: base, index: index)

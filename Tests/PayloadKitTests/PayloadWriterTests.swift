@@ -95,7 +95,9 @@ import Testing
     @Test func nothingIsAcceptedAfterFinish() throws {
         let (cpio, _) = try writer()
         try cpio.finish()
-        #expect(throws: PayloadError.writerFinished) { try cpio.addDirectory(path: ".", mode: 0o755, modificationTime: 0) }
+        #expect(throws: PayloadError.writerFinished) {
+            try cpio.addDirectory(path: ".", mode: 0o755, modificationTime: 0)
+        }
         var out: [UInt8] = []
         let payload = try PayloadWriter { out.append(contentsOf: $0) }
         try payload.finish()
@@ -113,7 +115,8 @@ import Testing
         // Output reaches the sink once enough 1 MiB blocks are in flight to need draining.
         let big = [UInt8](repeating: 7, count: 12 << 20)
         #expect(throws: PayloadError.outputFailed("sink broke")) {
-            try payload.addFile(path: "./f", mode: 0o644, modificationTime: 0, size: UInt64(big.count), body: self.feed(big))
+            try payload.addFile(
+                path: "./f", mode: 0o644, modificationTime: 0, size: UInt64(big.count), body: self.feed(big))
         }
         #expect(calls == 1)
         #expect(throws: PayloadError.outputFailed("sink broke")) { try payload.finish() }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import XMLKit
 
 @Suite struct PropertyListBinaryReaderTests {
@@ -8,18 +9,19 @@ import Testing
     ///   "Big": 2**62 + 1, "Ratio": 0.5, "Blob": bytes(range(20)), "When": datetime(2013, 5, 17, 8, 30, 15),
     ///   "Yes": True, "No": False, "Nested": {"List": [1, "two", [3.25, {"deep": "x"}]], "Empty": {}, "None": []},
     ///   "Long": "a" * 20}, fmt=plistlib.FMT_BINARY, sort_keys=False)
-    static let fixture = PropertyListTestSupport.bytes(hex: """
-        62706c6973743030df10100102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f2d5f101449415050726f6475
-        63744964656e7469666965725e436f6e74656e7456657273696f6e555469746c6555536d616c6c54427974655553686f727454576f72
-        64584e656761746976655342696755526174696f54426c6f62545768656e53596573524e6f564e6573746564544c6f6e675f1018636f
-        6d2e6578616d706c652e6c6576656c732e7061636b3155312e322e336a00430061006600e9002065e5672c0020d83dde00100710c811
-        9c4012b2d05e0013fffffffffffffffb134000000000000001233fe00000000000004f1014000102030405060708090a0b0c0d0e0f10
-        1112133341b74622170000000908d3202122232b2c544c69737455456d707479544e6f6e65a324252610015374776fa2272823400a00
-        0000000000d1292a54646565705178d0a05f101461616161616161616161616161616161616161610008002b004200510057005d0062
-        0068006d0076007a00800085008a008e00910098009d00b800be00d300d500d700da00df00e800f100fa0111011a011b011c01230128
-        012e013301370139013d01400149014c01510153015401550000000000000201000000000000002e0000000000000000000000000000
-        016c
-        """)
+    static let fixture = PropertyListTestSupport.bytes(
+        hex: """
+            62706c6973743030df10100102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f2d5f101449415050726f6475
+            63744964656e7469666965725e436f6e74656e7456657273696f6e555469746c6555536d616c6c54427974655553686f727454576f72
+            64584e656761746976655342696755526174696f54426c6f62545768656e53596573524e6f564e6573746564544c6f6e675f1018636f
+            6d2e6578616d706c652e6c6576656c732e7061636b3155312e322e336a00430061006600e9002065e5672c0020d83dde00100710c811
+            9c4012b2d05e0013fffffffffffffffb134000000000000001233fe00000000000004f1014000102030405060708090a0b0c0d0e0f10
+            1112133341b74622170000000908d3202122232b2c544c69737455456d707479544e6f6e65a324252610015374776fa2272823400a00
+            0000000000d1292a54646565705178d0a05f101461616161616161616161616161616161616161610008002b004200510057005d0062
+            0068006d0076007a00800085008a008e00910098009d00b800be00d300d500d700da00df00e800f100fa0111011a011b011c01230128
+            012e013301370139013d01400149014c01510153015401550000000000000201000000000000002e0000000000000000000000000000
+            016c
+            """)
 
     static let fixtureValue = PropertyListValue.dictionary([
         (key: "IAPProductIdentifier", value: .string("com.example.levels.pack1")),
@@ -36,18 +38,28 @@ import Testing
         (key: "When", value: .date("2013-05-17T08:30:15Z")),
         (key: "Yes", value: .bool(true)),
         (key: "No", value: .bool(false)),
-        (key: "Nested", value: .dictionary([
-            (key: "List", value: .array([.integer(1), .string("two"),
-                                         .array([.real(3.25), .dictionary([(key: "deep", value: .string("x"))])])])),
-            (key: "Empty", value: .dictionary([])),
-            (key: "None", value: .array([])),
-        ])),
+        (
+            key: "Nested",
+            value: .dictionary([
+                (
+                    key: "List",
+                    value: .array([
+                        .integer(1), .string("two"),
+                        .array([.real(3.25), .dictionary([(key: "deep", value: .string("x"))])]),
+                    ])
+                ),
+                (key: "Empty", value: .dictionary([])),
+                (key: "None", value: .array([])),
+            ])
+        ),
         (key: "Long", value: .string(String(repeating: "a", count: 20))),
     ])
 
     /// A binary plist laid out from `objects` (in order), 1-byte offsets and references unless told.
-    static func layout(_ objects: [[UInt8]], top: UInt64 = 0, count: UInt64? = nil,
-                       offsetSize: UInt8 = 1, referenceSize: UInt8 = 1) -> [UInt8] {
+    static func layout(
+        _ objects: [[UInt8]], top: UInt64 = 0, count: UInt64? = nil,
+        offsetSize: UInt8 = 1, referenceSize: UInt8 = 1
+    ) -> [UInt8] {
         var out = Array("bplist00".utf8)
         var offsets: [Int] = []
         for object in objects {
@@ -56,7 +68,9 @@ import Testing
         }
         let table = out.count
         for offset in offsets {
-            for shift in stride(from: Int(offsetSize) - 1, through: 0, by: -1) { out.append(UInt8(truncatingIfNeeded: offset >> (8 * shift))) }
+            for shift in stride(from: Int(offsetSize) - 1, through: 0, by: -1) {
+                out.append(UInt8(truncatingIfNeeded: offset >> (8 * shift)))
+            }
         }
         out += [0, 0, 0, 0, 0, 0, offsetSize, referenceSize]
         out.appendBE(count ?? UInt64(objects.count))
@@ -65,7 +79,9 @@ import Testing
         return out
     }
 
-    static func kind(_ bytes: [UInt8]) -> PropertyListError.Kind? { PropertyListTestSupport.error(reading: bytes)?.kind }
+    static func kind(_ bytes: [UInt8]) -> PropertyListError.Kind? {
+        PropertyListTestSupport.error(reading: bytes)?.kind
+    }
 
     @Test func readsPlistlibOutput() throws {
         let (value, format) = try PropertyListReader.read(Self.fixture)
@@ -74,12 +90,19 @@ import Testing
     }
 
     @Test func readsOtherPlistlibShapes() throws {
-        let dict = PropertyListTestSupport.bytes(hex: "62706c6973743030d1010251615162080b0d000000000000010100000000000000030000000000000000000000000000000f")
+        let dict = PropertyListTestSupport.bytes(
+            hex: "62706c6973743030d1010251615162080b0d000000000000010100000000000000030000000000000000000000000000000f")
         #expect(try PropertyListReader.read(dict).0 == .dictionary([(key: "a", value: .string("b"))]))
-        let minusOne = PropertyListTestSupport.bytes(hex: "62706c6973743030a10113ffffffffffffffff080a0000000000000101000000000000000200000000000000000000000000000013")
+        let minusOne = PropertyListTestSupport.bytes(
+            hex:
+                "62706c6973743030a10113ffffffffffffffff080a0000000000000101000000000000000200000000000000000000000000000013"
+        )
         #expect(try PropertyListReader.read(minusOne).0 == .array([.integer(-1)]))
         // 2**64 - 1, which plistlib writes as a 16-byte integer: does not fit Int64.
-        let huge = PropertyListTestSupport.bytes(hex: "62706c6973743030140000000000000000ffffffffffffffff080000000000000101000000000000000100000000000000000000000000000019")
+        let huge = PropertyListTestSupport.bytes(
+            hex:
+                "62706c6973743030140000000000000000ffffffffffffffff080000000000000101000000000000000100000000000000000000000000000019"
+        )
         #expect(Self.kind(huge) == .invalidValue)
         let sixteenByteMinusOne = Self.layout([[0x14] + [UInt8](repeating: 0xFF, count: 16)])
         #expect(try PropertyListReader.read(sixteenByteMinusOne).0 == .integer(-1))

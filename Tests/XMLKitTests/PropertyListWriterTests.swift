@@ -1,4 +1,5 @@
 import Testing
+
 @testable import XMLKit
 
 @Suite struct PropertyListWriterTests {
@@ -41,10 +42,18 @@ import Testing
         (key: "D", value: .date("2013-05-17T08:30:15Z")),
         (key: "Blob", value: .data(Array(0..<100))),
         (key: "E", value: .data([])),
-        (key: "Nest", value: .dictionary([
-            (key: "L", value: .array([.integer(1), .dictionary([(key: "Deep", value: .array([.data(Array(0..<60))]))]), .array([])])),
-            (key: "X", value: .dictionary([])),
-        ])),
+        (
+            key: "Nest",
+            value: .dictionary([
+                (
+                    key: "L",
+                    value: .array([
+                        .integer(1), .dictionary([(key: "Deep", value: .array([.data(Array(0..<60))]))]), .array([]),
+                    ])
+                ),
+                (key: "X", value: .dictionary([])),
+            ])
+        ),
     ])
 
     /// plistlib.dumps({"S": "x", "I": -42, "R": 0.5, "R1": 1.0, "T": True, "F": False,
@@ -109,26 +118,32 @@ import Testing
     @Test func matchesPlistlibForEveryType() throws {
         #expect(try PropertyListWriter.xml(Self.everyType) == Array(Self.everyTypeByPlistlib.utf8))
         let topLevelData = try PropertyListWriter.xml(.data(Array(0..<70)))
-        #expect(String(decoding: topLevelData, as: UTF8.self).contains(
-            "<data>\nAAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8gISIjJCUmJygpKissLS4vMDEyMzQ1Njc4\nOTo7PD0+P0BBQkNERQ==\n</data>\n"))
+        #expect(
+            String(decoding: topLevelData, as: UTF8.self).contains(
+                "<data>\nAAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8gISIjJCUmJygpKissLS4vMDEyMzQ1Njc4\nOTo7PD0+P0BBQkNERQ==\n</data>\n"
+            ))
     }
 
     @Test(.enabled(if: PropertyListTestSupport.pythonAvailable))
     func matchesLivePlistlib() throws {
         let script = """
-        import plistlib, sys
-        sys.stdout.buffer.write(plistlib.dumps({"IAPProductIdentifier": "com.example.levels.pack1", "ContentVersion": "1.0", \
-        "Folder": "Levels & <Bonus> \\"quoted\\" 'it'", "Empty": "", "Unicode": "Caf\\u00e9 \\U0001F600"}, sort_keys=False))
-        """
+            import plistlib, sys
+            sys.stdout.buffer.write(plistlib.dumps({"IAPProductIdentifier": "com.example.levels.pack1", "ContentVersion": "1.0", \
+            "Folder": "Levels & <Bonus> \\"quoted\\" 'it'", "Empty": "", "Unicode": "Caf\\u00e9 \\U0001F600"}, sort_keys=False))
+            """
         let expected = try #require(PropertyListTestSupport.python(script))
         #expect(try PropertyListWriter.xml(Self.contentInfo) == expected)
     }
 
     @Test func roundTripsThroughTheReader() throws {
-        for value in [Self.contentInfo, Self.everyType, PropertyListBinaryReaderTests.fixtureValue,
-                      .array([.real(.nan), .real(.infinity), .real(-.infinity), .real(1e300), .real(-0.0),
-                              .integer(.min), .integer(.max), .string("tab\tline\nreturn\r&]]>"), .date("0001-01-01T00:00:00Z")]),
-                      .string("top"), .dictionary([])] {
+        for value in [
+            Self.contentInfo, Self.everyType, PropertyListBinaryReaderTests.fixtureValue,
+            .array([
+                .real(.nan), .real(.infinity), .real(-.infinity), .real(1e300), .real(-0.0),
+                .integer(.min), .integer(.max), .string("tab\tline\nreturn\r&]]>"), .date("0001-01-01T00:00:00Z"),
+            ]),
+            .string("top"), .dictionary([]),
+        ] {
             let (read, format) = try PropertyListReader.read(try PropertyListWriter.xml(value))
             #expect(format == .xml)
             #expect(read == value)
@@ -137,7 +152,9 @@ import Testing
 
     @Test func refusesWhatXMLCannotCarry() {
         #expect(throws: PropertyListError.self) { try PropertyListWriter.xml(.string("nul\u{0}")) }
-        #expect(throws: PropertyListError.self) { try PropertyListWriter.xml(.dictionary([(key: "esc\u{1B}", value: .bool(true))])) }
+        #expect(throws: PropertyListError.self) {
+            try PropertyListWriter.xml(.dictionary([(key: "esc\u{1B}", value: .bool(true))]))
+        }
         #expect(throws: PropertyListError.self) { try PropertyListWriter.xml(.date("yesterday")) }
         #expect(throws: PropertyListError.self) { try PropertyListWriter.xml(.array([.string("\u{FFFF}")])) }
     }

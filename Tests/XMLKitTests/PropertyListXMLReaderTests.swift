@@ -1,29 +1,30 @@
 import Testing
+
 @testable import XMLKit
 
 @Suite struct PropertyListXMLReaderTests {
     @Test func readsContentInfoKeepingKeyOrderAndExtraKeys() throws {
         let text = """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
-        <plist version="1.0">
-        <dict>
-        \t<key>IAPProductIdentifier</key>
-        \t<string>com.example.levels.pack1</string>
-        \t<key>Folder</key>
-        \t<string>Levels &amp; Maps</string>
-        \t<key>ContentVersion</key>
-        \t<string>1.0</string>
-        \t<key>Zeta</key>
-        \t<integer>-12</integer>
-        \t<key>Alpha</key>
-        \t<array><true/><false/><real>2.5</real><date>2013-05-17T08:30:15Z</date><data>
-        \t AAEC
-        \t AwQ=
-        \t</data><string><![CDATA[<raw>]]></string><dict/></array>
-        </dict>
-        </plist>
-        """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+            <plist version="1.0">
+            <dict>
+            \t<key>IAPProductIdentifier</key>
+            \t<string>com.example.levels.pack1</string>
+            \t<key>Folder</key>
+            \t<string>Levels &amp; Maps</string>
+            \t<key>ContentVersion</key>
+            \t<string>1.0</string>
+            \t<key>Zeta</key>
+            \t<integer>-12</integer>
+            \t<key>Alpha</key>
+            \t<array><true/><false/><real>2.5</real><date>2013-05-17T08:30:15Z</date><data>
+            \t AAEC
+            \t AwQ=
+            \t</data><string><![CDATA[<raw>]]></string><dict/></array>
+            </dict>
+            </plist>
+            """
         let (value, format) = try PropertyListReader.read(Array(text.utf8))
         #expect(format == .xml)
         let expected = PropertyListValue.dictionary([
@@ -31,13 +32,21 @@ import Testing
             (key: "Folder", value: .string("Levels & Maps")),
             (key: "ContentVersion", value: .string("1.0")),
             (key: "Zeta", value: .integer(-12)),
-            (key: "Alpha", value: .array([.bool(true), .bool(false), .real(2.5), .date("2013-05-17T08:30:15Z"),
-                                          .data([0, 1, 2, 3, 4]), .string("<raw>"), .dictionary([])])),
+            (
+                key: "Alpha",
+                value: .array([
+                    .bool(true), .bool(false), .real(2.5), .date("2013-05-17T08:30:15Z"),
+                    .data([0, 1, 2, 3, 4]), .string("<raw>"), .dictionary([]),
+                ])
+            ),
         ])
         #expect(value == expected)
         #expect(value.value(forKey: "ContentVersion")?.stringValue == "1.0")
         #expect(value.value(forKey: "Missing") == nil)
-        guard case .dictionary(let entries) = value else { Issue.record("not a dict"); return }
+        guard case .dictionary(let entries) = value else {
+            Issue.record("not a dict")
+            return
+        }
         #expect(entries.map(\.key) == ["IAPProductIdentifier", "Folder", "ContentVersion", "Zeta", "Alpha"])
     }
 
@@ -63,7 +72,9 @@ import Testing
     }
 
     @Test func realsDatesAndData() throws {
-        func read(_ body: String) -> PropertyListValue? { try? PropertyListReader.read(Array("<plist>\(body)</plist>".utf8)).0 }
+        func read(_ body: String) -> PropertyListValue? {
+            try? PropertyListReader.read(Array("<plist>\(body)</plist>".utf8)).0
+        }
         #expect(read("<real>-1.5e3</real>") == .real(-1500))
         #expect(read("<real>.25</real>") == .real(0.25))
         #expect(read("<real>nan</real>") == .real(.nan))
@@ -87,7 +98,8 @@ import Testing
         let unknown = failure("<plist>\n<dict>\n  <key>a</key>\n  <widget/>\n</dict></plist>")
         #expect(unknown?.kind == .unknownElement)
         #expect(unknown?.location == .line(4, column: 10))
-        let duplicate = failure("<plist><dict>\n<key>a</key><string>1</string>\n<key>a</key><string>2</string></dict></plist>")
+        let duplicate = failure(
+            "<plist><dict>\n<key>a</key><string>1</string>\n<key>a</key><string>2</string></dict></plist>")
         #expect(duplicate?.kind == .duplicateKey)
         if case .line(let line, _)? = duplicate?.location { #expect(line == 3) } else { Issue.record("no line") }
         #expect(failure("<plist><dict><string>x</string></dict></plist>")?.kind == .invalidStructure)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import XMLKit
 
 @Suite struct StrictXMLParserTests {
@@ -19,10 +20,10 @@ import Testing
 
     @Test func acceptsApplesPlistDoctypeOnly() throws {
         let good = """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
-        <plist version="1.0"><dict/></plist>
-        """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+            <plist version="1.0"><dict/></plist>
+            """
         #expect(try parse(good, .applePropertyList).name == "plist")
         #expect(throws: XMLError.self) { try parse(good, .forbidden) }
         let other = "<!DOCTYPE plist SYSTEM \"http://evil.example/x.dtd\"><plist/>"
@@ -31,16 +32,16 @@ import Testing
 
     @Test func refusesInternalSubsetsAndEntities() {
         let laughs = """
-        <?xml version="1.0"?>
-        <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd" [
-          <!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">
-        ]>
-        <plist><string>&b;</string></plist>
-        """
+            <?xml version="1.0"?>
+            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd" [
+              <!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">
+            ]>
+            <plist><string>&b;</string></plist>
+            """
         #expect { try parse(laughs, .applePropertyList) } throws: { ($0 as? XMLError)?.kind == .internalSubset }
         let xxe = """
-        <!DOCTYPE plist [<!ENTITY x SYSTEM "file:///etc/passwd">]><plist><string>&x;</string></plist>
-        """
+            <!DOCTYPE plist [<!ENTITY x SYSTEM "file:///etc/passwd">]><plist><string>&x;</string></plist>
+            """
         #expect(throws: XMLError.self) { try parse(xxe, .applePropertyList) }
         #expect { try parse("<a>&unknown;</a>") } throws: { ($0 as? XMLError) != nil }
     }

@@ -23,7 +23,8 @@ import XarKit
     }
 
     @Test func truncationsAndBitFlipsNeverCrash() throws {
-        let writer = try XarWriter(temporaryDirectory: directory.path, options: XarWriterOptions(creationTime: SampleTree.time))
+        let writer = try XarWriter(
+            temporaryDirectory: directory.path, options: XarWriterOptions(creationTime: SampleTree.time))
         try writer.addDirectory(path: "d", mtime: SampleTree.time)
         try writer.addFile(path: "d/z", mtime: SampleTree.time, encoding: .zlib) { write in
             try Array(repeating: UInt8(ascii: "z"), count: 500).withUnsafeBytes { try write($0) }

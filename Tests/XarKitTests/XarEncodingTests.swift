@@ -1,6 +1,7 @@
 import Foundation
 import IAPCore
 import Testing
+
 @testable import XarKit
 
 /// One way real xar writers encode data: the `<encoding style>` and a system tool that makes the bytes.
@@ -10,7 +11,8 @@ struct EncodingCase: CustomTestStringConvertible, Sendable {
     var testDescription: String { "\(style) by \(command.split(separator: " ").first ?? "")" }
 
     /// zlib (RFC 1950) through Python's zlib module: no system command writes bare zlib.
-    static let zlibCommand = "python3 -c 'import sys, zlib; sys.stdout.buffer.write(zlib.compress(sys.stdin.buffer.read(), 9))'"
+    static let zlibCommand =
+        "python3 -c 'import sys, zlib; sys.stdout.buffer.write(zlib.compress(sys.stdin.buffer.read(), 9))'"
 
     static let all: [EncodingCase] = [
         EncodingCase(style: "application/x-gzip", command: zlibCommand),
@@ -28,8 +30,10 @@ struct EncodingCase: CustomTestStringConvertible, Sendable {
     let directory: TemporaryDirectory
     init() throws { directory = try TemporaryDirectory() }
 
-    private func archive(_ codec: EncodingCase, content: [UInt8], edit: (inout FixtureFile) -> Void = { _ in },
-                         editTOC: @escaping (String) -> String = { $0 }) throws -> XarArchive {
+    private func archive(
+        _ codec: EncodingCase, content: [UInt8], edit: (inout FixtureFile) -> Void = { _ in },
+        editTOC: @escaping (String) -> String = { $0 }
+    ) throws -> XarArchive {
         var file = FixtureFile(name: "data.bin", content: content, encoding: codec.style)
         file.encoded = try SystemCompressor.compress(content, with: codec.command)
         edit(&file)
@@ -72,13 +76,13 @@ struct EncodingCase: CustomTestStringConvertible, Sendable {
         let zeros = String(repeating: "0", count: 40)
         let extracted = Hex.encode(DigestHasher.digest(.sha1, of: content))
         let archived = Hex.encode(DigestHasher.digest(.sha1, of: encoded))
-        let badExtracted = try archive(codec, content: content, edit: { $0.encoded = encoded }) {
-            $0.replacingFirst(">\(extracted)<", with: ">\(zeros)<")
-        }
+        let badExtracted = try archive(
+            codec, content: content, edit: { $0.encoded = encoded },
+            editTOC: { $0.replacingFirst(">\(extracted)<", with: ">\(zeros)<") })
         #expect(try badExtracted.readRule("data.bin") == "xar-extracted-checksum")
-        let badArchived = try archive(codec, content: content, edit: { $0.encoded = encoded }) {
-            $0.replacingFirst(">\(archived)<", with: ">\(zeros)<")
-        }
+        let badArchived = try archive(
+            codec, content: content, edit: { $0.encoded = encoded },
+            editTOC: { $0.replacingFirst(">\(archived)<", with: ">\(zeros)<") })
         #expect(try badArchived.readRule("data.bin") == "xar-archived-checksum")
     }
 
@@ -140,17 +144,24 @@ struct EncodingCase: CustomTestStringConvertible, Sendable {
         }
         // A byte changed in the middle: refused, whichever check sees it first.
         let middle = try self.archive(codec, content: content) { file in
-            if var bytes = file.encoded { bytes[bytes.count / 2] ^= 0x55; file.encoded = bytes }
+            if var bytes = file.encoded {
+                bytes[bytes.count / 2] ^= 0x55
+                file.encoded = bytes
+            }
         }
         let rule = try middle.readRule("data.bin")
-        #expect(["xar-data-decode", "xar-data-size", "xar-extracted-checksum"].contains(rule ?? "none"), "\(rule ?? "none")")
+        #expect(
+            ["xar-data-decode", "xar-data-size", "xar-extracted-checksum"].contains(rule ?? "none"), "\(rule ?? "none")"
+        )
     }
 
     @Test func anLzmaStreamAskingForTooMuchMemoryIsRefused() throws {
         let content = SystemCompressor.sample(count: 10_000)
         let codec = EncodingCase(style: "application/x-lzma", command: "xz --format=lzma -c")
         // Bytes 1-4 of an .lzma header are the dictionary size, little-endian: claim 2 GiB.
-        let archive = try archive(codec, content: content) { $0.encoded?.replaceSubrange(1..<5, with: [0, 0, 0, 0x80]) }
+        let archive = try archive(codec, content: content) {
+            $0.encoded?.replaceSubrange(1..<5, with: [0, 0, 0, 0x80])
+        }
         let file = try archive.requireFile("data.bin")
         do throws(XarError) {
             _ = try archive.readAll(file, maxBytes: 1 << 20)

@@ -1,6 +1,7 @@
 import Foundation
 import IAPCore
 import Testing
+
 @testable import XarKit
 
 /// Hand-made broken archives: each must give exactly the rule id expected.
@@ -37,8 +38,11 @@ import Testing
     @Test func headerSizeOtherThan28Throws() throws {
         #expect(try directory.thrownRule(fixture { $0.headerSize = 32 }) == "xar-header-size")
         let path = try directory.write(Array("xar!\0\u{1c}".utf8), to: "short")
-        #expect(throws: XarError(rule: "xar-header-size", "the file ends inside the 28-byte xar header", offset: 6,
-                                 advice: "the archive is truncated; rebuild or download it again")) {
+        #expect(
+            throws: XarError(
+                rule: "xar-header-size", "the file ends inside the 28-byte xar header", offset: 6,
+                advice: "the archive is truncated; rebuild or download it again")
+        ) {
             try XarArchive.open(path: path)
         }
     }
@@ -57,7 +61,7 @@ import Testing
     @Test func checksumAlgorithmMD5IsAWarning() throws {
         let archive = try directory.open(fixture { $0.checksumCode = 2 })
         #expect(archive.warningRules.contains("xar-checksum-md5"))
-        #expect(archive.errorRules == ["xar-toc-checksum-size"]) // the TOC says sha1, the header md5
+        #expect(archive.errorRules == ["xar-toc-checksum-size"])  // the TOC says sha1, the header md5
     }
 
     // MARK: TOC stream
@@ -90,10 +94,14 @@ import Testing
         }
         var garbage = try XarFixture().bytes()
         for i in 28..<60 { garbage[i] = 0x55 }
-        #expect(try { () throws -> String? in
-            let path = try directory.write(garbage, to: "garbage.xar")
-            do { _ = try XarArchive.open(path: path); return nil } catch let error as XarError { return error.rule }
-        }() == "xar-toc-inflate")
+        #expect(
+            try { () throws -> String? in
+                let path = try directory.write(garbage, to: "garbage.xar")
+                do {
+                    _ = try XarArchive.open(path: path)
+                    return nil
+                } catch let error as XarError { return error.rule }
+            }() == "xar-toc-inflate")
     }
 
     @Test func uncompressedLengthLieIsAFinding() throws {
@@ -105,18 +113,23 @@ import Testing
     }
 
     @Test func declaredTOCOver64MiBIsRefusedBeforeInflating() throws {
-        #expect(try directory.thrownRule(fixture { $0.declaredUncompressedLength = (64 << 20) + 1 }) == "xar-toc-too-large")
+        #expect(
+            try directory.thrownRule(fixture { $0.declaredUncompressedLength = (64 << 20) + 1 }) == "xar-toc-too-large")
     }
 
     @Test func tocInflatingPastTheCapIsRefused() throws {
         let limits = XarLimits(maxTOCBytes: 300)
-        #expect(try directory.thrownRule(fixture { $0.declaredUncompressedLength = 200 }, limits: limits) == "xar-toc-too-large")
+        #expect(
+            try directory.thrownRule(fixture { $0.declaredUncompressedLength = 200 }, limits: limits)
+                == "xar-toc-too-large")
     }
 
     // MARK: TOC XML
 
     @Test func doctypeThrows() throws {
-        let toc = editTOC { $0.replacingFirst("<xar>", with: "<!DOCTYPE xar SYSTEM \"http://example.com/x.dtd\">\n<xar>") }
+        let toc = editTOC {
+            $0.replacingFirst("<xar>", with: "<!DOCTYPE xar SYSTEM \"http://example.com/x.dtd\">\n<xar>")
+        }
         #expect(try directory.thrownRule(toc) == "xar-toc-doctype")
         let subset = editTOC { $0.replacingFirst("<xar>", with: "<!DOCTYPE xar [<!ENTITY e \"x\">]>\n<xar>") }
         #expect(try directory.thrownRule(subset) == "xar-toc-doctype")
@@ -124,7 +137,10 @@ import Testing
 
     @Test func malformedXMLThrows() throws {
         #expect(try directory.thrownRule(editTOC { $0.replacingFirst("</toc>", with: "") }) == "xar-toc-xml")
-        #expect(try directory.thrownRule(editTOC { $0.replacingFirst("<xar>", with: "<zar>").replacingFirst("</xar>", with: "</zar>") }) == "xar-toc-xml")
+        #expect(
+            try directory.thrownRule(
+                editTOC { $0.replacingFirst("<xar>", with: "<zar>").replacingFirst("</xar>", with: "</zar>") })
+                == "xar-toc-xml")
     }
 
     @Test func twoTOCChecksumsIsAFinding() throws {
@@ -136,20 +152,30 @@ import Testing
     }
 
     @Test func tocChecksumSizeOrStyleMismatchIsAFinding() throws {
-        let size = try directory.open(editTOC { $0.replacingFirst("<size>20</size></checksum>", with: "<size>16</size></checksum>") })
+        let size = try directory.open(
+            editTOC { $0.replacingFirst("<size>20</size></checksum>", with: "<size>16</size></checksum>") })
         #expect(size.errorRules == ["xar-toc-checksum-size"])
-        let style = try directory.open(editTOC { $0.replacingFirst("<checksum style=\"sha1\">", with: "<checksum style=\"md5\">") })
+        let style = try directory.open(
+            editTOC { $0.replacingFirst("<checksum style=\"sha1\">", with: "<checksum style=\"md5\">") })
         #expect(style.errorRules == ["xar-toc-checksum-size"])
     }
 
     @Test func tocChecksumOutsideTheFileIsAFinding() throws {
-        let archive = try directory.open(editTOC { $0.replacingFirst("<offset>0</offset><size>20", with: "<offset>99999</offset><size>20") })
+        let archive = try directory.open(
+            editTOC { $0.replacingFirst("<offset>0</offset><size>20", with: "<offset>99999</offset><size>20") })
         #expect(archive.errorRules == ["xar-toc-checksum-range"])
     }
 
     @Test func tocDigestMismatchIsAFinding() throws {
         for byte in [0, 7, 19] {
-            let archive = try directory.open(fixture { $0.editHeap = { heap in var h = heap; h[byte] ^= 0x01; return h } })
+            let archive = try directory.open(
+                fixture {
+                    $0.editHeap = { heap in
+                        var h = heap
+                        h[byte] ^= 0x01
+                        return h
+                    }
+                })
             #expect(archive.errorRules == ["xar-toc-checksum-mismatch"])
             #expect(archive.findings.first?.offset == archive.heapOffset)
         }
@@ -157,7 +183,8 @@ import Testing
 
     @Test(arguments: ["12abc", "-1", "99999999999999999999", " 20", "0x14", "", "+20", "20 "])
     func badNumbersAreFindings(_ text: String) throws {
-        let archive = try directory.open(editTOC { $0.replacingFirst("<offset>20</offset>", with: "<offset>\(text)</offset>") })
+        let archive = try directory.open(
+            editTOC { $0.replacingFirst("<offset>20</offset>", with: "<offset>\(text)</offset>") })
         #expect(archive.errorRules == ["xar-data-fields", "xar-number"])
         #expect(archive.findings.first { $0.rule == "xar-number" }?.entry == "hello.txt")
     }
@@ -172,7 +199,8 @@ import Testing
     @Test func missingOrRepeatedNameIsAFinding() throws {
         let missing = try directory.open(editTOC { $0.replacingFirst("<name>hello.txt</name>", with: "") })
         #expect(missing.errorRules == ["xar-file-name"])
-        let twice = try directory.open(editTOC { $0.replacingFirst("<name>hello.txt</name>", with: "<name>a</name><name>b</name>") })
+        let twice = try directory.open(
+            editTOC { $0.replacingFirst("<name>hello.txt</name>", with: "<name>a</name><name>b</name>") })
         #expect(twice.errorRules == ["xar-file-name"])
         #expect(twice.findings.first?.entry == "a")
     }
@@ -180,7 +208,8 @@ import Testing
     @Test func missingOrRepeatedTypeIsAFinding() throws {
         let missing = try directory.open(editTOC { $0.replacingFirst("<type>file</type>", with: "") })
         #expect(missing.errorRules == ["xar-file-type"])
-        let twice = try directory.open(editTOC { $0.replacingFirst("<type>file</type>", with: "<type>file</type><type>file</type>") })
+        let twice = try directory.open(
+            editTOC { $0.replacingFirst("<type>file</type>", with: "<type>file</type><type>file</type>") })
         #expect(twice.errorRules == ["xar-file-type"])
     }
 
@@ -200,18 +229,22 @@ import Testing
     }
 
     @Test func dataRangePastTheEndIsAFinding() throws {
-        let archive = try directory.open(editTOC { $0.replacingFirst("<length>200</length>", with: "<length>100000</length>") })
+        let archive = try directory.open(
+            editTOC { $0.replacingFirst("<length>200</length>", with: "<length>100000</length>") })
         #expect(archive.errorRules == ["xar-data-range"])
         #expect(try archive.readRule("raw.bin") == "xar-data-range")
-        let overflow = try directory.open(editTOC { $0.replacingFirst("<length>200</length>", with: "<length>18446744073709551615</length>") })
+        let overflow = try directory.open(
+            editTOC { $0.replacingFirst("<length>200</length>", with: "<length>18446744073709551615</length>") })
         #expect(overflow.errorRules == ["xar-data-range"])
     }
 
     @Test func identicalFilesSharingARangeAreOneDataStream() throws {
         let content = Array("same bytes".utf8)
         var fixture = XarFixture()
-        fixture.files = [FixtureFile(name: "a", content: content, encoding: "application/octet-stream"),
-                         FixtureFile(name: "b", content: content, encoding: "application/octet-stream")]
+        fixture.files = [
+            FixtureFile(name: "a", content: content, encoding: "application/octet-stream"),
+            FixtureFile(name: "b", content: content, encoding: "application/octet-stream"),
+        ]
         fixture.editTOC = { $0.replacingFirst("<offset>30</offset>", with: "<offset>20</offset>") }
         let archive = try directory.open(fixture)
         #expect(archive.errorRules == [])
@@ -222,8 +255,10 @@ import Testing
 
     @Test func filesSharingARangeButNotTheirBytesIsAFinding() throws {
         var fixture = XarFixture()
-        fixture.files = [FixtureFile(name: "a", content: Array("same bytes".utf8), encoding: "application/octet-stream"),
-                         FixtureFile(name: "b", content: Array("other byte".utf8), encoding: "application/octet-stream")]
+        fixture.files = [
+            FixtureFile(name: "a", content: Array("same bytes".utf8), encoding: "application/octet-stream"),
+            FixtureFile(name: "b", content: Array("other byte".utf8), encoding: "application/octet-stream"),
+        ]
         fixture.editTOC = { $0.replacingFirst("<offset>30</offset>", with: "<offset>20</offset>") }
         let archive = try directory.open(fixture)
         #expect(archive.errorRules == ["xar-data-overlap"])
@@ -232,7 +267,8 @@ import Testing
     }
 
     @Test func dataOverlappingTheTOCDigestIsAFinding() throws {
-        let archive = try directory.open(editTOC { $0.replacingFirst("<offset>20</offset>", with: "<offset>10</offset>") })
+        let archive = try directory.open(
+            editTOC { $0.replacingFirst("<offset>20</offset>", with: "<offset>10</offset>") })
         #expect(archive.errorRules.contains("xar-data-overlap"))
     }
 
@@ -244,42 +280,57 @@ import Testing
     }
 
     @Test func unknownEncodingIsAFinding() throws {
-        let archive = try directory.open(editTOC {
-            $0.replacingFirst("application/octet-stream", with: "application/x-foo")
-        })
+        let archive = try directory.open(
+            editTOC {
+                $0.replacingFirst("application/octet-stream", with: "application/x-foo")
+            })
         #expect(archive.errorRules == ["xar-encoding"])
         #expect(try archive.readRule("raw.bin") == "xar-encoding")
-        let bzip2 = try directory.open(editTOC { $0.replacingFirst("application/octet-stream", with: "application/x-bzip2") })
+        let bzip2 = try directory.open(
+            editTOC { $0.replacingFirst("application/octet-stream", with: "application/x-bzip2") })
         #expect(bzip2.errorRules == [])
         // bzip2 is decoded now: bytes that are not bzip2 fail as corrupt data, not as an unknown encoding.
         #expect(try bzip2.readRule("raw.bin") == "xar-data-decode")
     }
 
     @Test func missingChecksumsAreAFinding() throws {
-        let archive = try directory.open(editTOC {
-            guard let start = $0.range(of: "<archived-checksum"), let end = $0.range(of: "</archived-checksum>") else { return $0 }
-            return $0.replacingCharacters(in: start.lowerBound..<end.upperBound, with: "")
-        })
+        let archive = try directory.open(
+            editTOC {
+                guard let start = $0.range(of: "<archived-checksum"), let end = $0.range(of: "</archived-checksum>")
+                else { return $0 }
+                return $0.replacingCharacters(in: start.lowerBound..<end.upperBound, with: "")
+            })
         #expect(archive.errorRules == ["xar-checksum-missing"])
         // Reported once, by the archive; the bytes still decode so the content rules can judge them.
         #expect(try archive.readRule("hello.txt") == nil)
     }
 
     @Test func archivedChecksumMismatchThrowsOnRead() throws {
-        let archive = try directory.open(editTOC {
-            $0.replacingAfter("<archived-checksum style=\"sha1\">", length: 40, with: String(repeating: "0", count: 40))
-        })
+        let archive = try directory.open(
+            editTOC {
+                $0.replacingAfter(
+                    "<archived-checksum style=\"sha1\">", length: 40, with: String(repeating: "0", count: 40))
+            })
         #expect(archive.findings == [])
         #expect(try archive.readRule("hello.txt") == "xar-archived-checksum")
         #expect(archive.verifyAllData().map(\.rule) == ["xar-archived-checksum"])
-        let flipped = try directory.open(fixture { $0.editHeap = { heap in var h = heap; h[h.count - 1] ^= 0x80; return h } })
+        let flipped = try directory.open(
+            fixture {
+                $0.editHeap = { heap in
+                    var h = heap
+                    h[h.count - 1] ^= 0x80
+                    return h
+                }
+            })
         #expect(try flipped.readRule("raw.bin") == "xar-archived-checksum")
     }
 
     @Test func extractedChecksumMismatchThrowsOnRead() throws {
-        let archive = try directory.open(editTOC {
-            $0.replacingAfter("<extracted-checksum style=\"sha1\">", length: 40, with: String(repeating: "a", count: 40))
-        })
+        let archive = try directory.open(
+            editTOC {
+                $0.replacingAfter(
+                    "<extracted-checksum style=\"sha1\">", length: 40, with: String(repeating: "a", count: 40))
+            })
         #expect(archive.findings == [])
         #expect(try archive.readRule("hello.txt") == "xar-extracted-checksum")
         let stream = try archive.dataStream(for: archive.requireFile("hello.txt"))
@@ -294,14 +345,16 @@ import Testing
     }
 
     @Test func wrongLengthChecksumIsAFinding() throws {
-        let archive = try directory.open(editTOC {
-            $0.replacingAfter("<extracted-checksum style=\"sha1\">", length: 40, with: "abcd")
-        })
+        let archive = try directory.open(
+            editTOC {
+                $0.replacingAfter("<extracted-checksum style=\"sha1\">", length: 40, with: "abcd")
+            })
         #expect(archive.errorRules == ["xar-extracted-checksum"])
     }
 
     @Test func unarchivedChecksumIsASynonym() throws {
-        let archive = try directory.open(editTOC { $0.replacingOccurrences(of: "extracted-checksum", with: "unarchived-checksum") })
+        let archive = try directory.open(
+            editTOC { $0.replacingOccurrences(of: "extracted-checksum", with: "unarchived-checksum") })
         #expect(archive.findings == [])
         #expect(try archive.readAll(archive.requireFile("hello.txt"), maxBytes: 100) == Array("hello, world\n".utf8))
     }

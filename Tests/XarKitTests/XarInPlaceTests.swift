@@ -1,6 +1,7 @@
 import Foundation
 import IAPCore
 import Testing
+
 @testable import XarKit
 
 /// A heap written straight into the output, the TOC padded into the room kept before it.
@@ -9,7 +10,9 @@ import Testing
         let archive = try XarArchive.open(path: path)
         #expect(archive.findings.isEmpty, "\(archive.findings)")
         var out: [String: [UInt8]] = [:]
-        for file in archive.toc.files where file.data != nil { out[file.path] = try archive.readAll(file, maxBytes: 1 << 20) }
+        for file in archive.toc.files where file.data != nil {
+            out[file.path] = try archive.readAll(file, maxBytes: 1 << 20)
+        }
         return out
     }
 

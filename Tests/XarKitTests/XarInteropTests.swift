@@ -14,8 +14,11 @@ struct XarInteropTests {
         let archivePath = directory.path + "/sample.pkg"
         try SampleTree.write(to: archivePath, in: directory)
         let listing = try run(bsdtar, ["-tf", archivePath]).split(separator: "\n").map(String.init)
-        #expect(listing == ["Distribution", "payload.pkg", "payload.pkg/Bom", "payload.pkg/Payload", "payload.pkg/Empty",
-                            "payload.pkg/Link"])
+        #expect(
+            listing == [
+                "Distribution", "payload.pkg", "payload.pkg/Bom", "payload.pkg/Payload", "payload.pkg/Empty",
+                "payload.pkg/Link",
+            ])
         let out = directory.path + "/out"
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: false)
         _ = try run(bsdtar, ["-xf", archivePath, "-C", out])
@@ -50,8 +53,11 @@ struct XarInteropTests {
         let tail = try directory.read("bsdtar.pkg").suffix(20)
         #expect(Array(tail) == Array(try directory.read("bsdtar.pkg")[28..<48]))
         #expect(archive.toc.checksumCount == 1 && archive.toc.checksum?.style == "sha1")
-        #expect(Set(archive.toc.files.map(\.path)) == ["ContentInfo.plist", "Contents", "Contents/sub", "Contents/sub/big.bin",
-                                                       "Contents/empty", "Contents/link", "Contents/hard"])
+        #expect(
+            Set(archive.toc.files.map(\.path)) == [
+                "ContentInfo.plist", "Contents", "Contents/sub", "Contents/sub/big.bin",
+                "Contents/empty", "Contents/link", "Contents/hard",
+            ])
         let bigFile = try archive.requireFile("Contents/sub/big.bin")
         #expect(bigFile.type == .file && bigFile.mode == 0o644 && bigFile.data?.encoding == .zlib)
         #expect(try archive.readAll(bigFile, maxBytes: 1 << 20) == big)

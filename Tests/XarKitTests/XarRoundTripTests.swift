@@ -12,13 +12,17 @@ import XarKit
         try SampleTree.write(to: path, in: directory)
         let archive = try XarArchive.open(path: path)
         #expect(archive.findings == [])
-        #expect(archive.header.headerSize == 28 && archive.header.version == 1 && archive.header.checksumAlgorithmCode == 1)
+        #expect(
+            archive.header.headerSize == 28 && archive.header.version == 1 && archive.header.checksumAlgorithmCode == 1)
         #expect(archive.heapOffset == 28 + archive.header.tocCompressedLength)
         #expect(archive.toc.creationTime == SampleTree.time)
         #expect(archive.toc.checksum == XarTOCChecksum(style: "sha1", offset: 0, size: 20))
         #expect(archive.toc.checksumCount == 1 && !archive.toc.hasSignature && !archive.toc.hasXSignature)
-        #expect(archive.toc.files.map(\.path) == ["Distribution", "payload.pkg", "payload.pkg/Bom", "payload.pkg/Payload",
-                                                  "payload.pkg/Empty", "payload.pkg/Link"])
+        #expect(
+            archive.toc.files.map(\.path) == [
+                "Distribution", "payload.pkg", "payload.pkg/Bom", "payload.pkg/Payload",
+                "payload.pkg/Empty", "payload.pkg/Link",
+            ])
         #expect(archive.toc.files.map(\.id) == [1, 2, 3, 4, 5, 6])
         #expect(archive.toc.files.map(\.type) == [.file, .directory, .file, .file, .file, .symlink])
         #expect(archive.toc.files.map(\.mode) == [0o644, 0o755, 0o644, 0o644, 0o644, 0o755])
@@ -34,8 +38,12 @@ import XarKit
         let payload = try archive.requireFile("payload.pkg/Payload")
         let payloadData = try #require(payload.data)
         #expect(payloadData.encoding == .stored)
-        #expect(payloadData.length == UInt64(SampleTree.payload.count) && payloadData.size == UInt64(SampleTree.payload.count))
-        #expect(payloadData.extractedChecksum == XarChecksum(style: "sha1", digest: DigestHasher.digest(.sha1, of: SampleTree.payload)))
+        #expect(
+            payloadData.length == UInt64(SampleTree.payload.count)
+                && payloadData.size == UInt64(SampleTree.payload.count))
+        #expect(
+            payloadData.extractedChecksum
+                == XarChecksum(style: "sha1", digest: DigestHasher.digest(.sha1, of: SampleTree.payload)))
         #expect(payloadData.archivedChecksum == payloadData.extractedChecksum)
 
         let bom = try #require(try archive.requireFile("payload.pkg/Bom").data)
@@ -88,24 +96,33 @@ import XarKit
         try compressed.withUnsafeBytes { _ = try inflater.decompress($0) { xml.append(contentsOf: $0) } }
         #expect(UInt64(xml.count) == header.tocUncompressedLength)
         let text = String(decoding: xml, as: UTF8.self)
-        #expect(text.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<xar>\n <toc>\n  <checksum style=\"sha1\">\n   <offset>0</offset>\n   <size>20</size>\n  </checksum>\n  <creation-time>2024-05-06T07:08:09Z</creation-time>\n  <file id=\"1\">\n   <name>Distribution</name>\n"))
-        #expect(Array(bytes[Int(28 + header.tocCompressedLength)...].prefix(20)) == DigestHasher.digest(.sha1, of: compressed))
+        #expect(
+            text.hasPrefix(
+                "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<xar>\n <toc>\n  <checksum style=\"sha1\">\n   <offset>0</offset>\n   <size>20</size>\n  </checksum>\n  <creation-time>2024-05-06T07:08:09Z</creation-time>\n  <file id=\"1\">\n   <name>Distribution</name>\n"
+            ))
+        #expect(
+            Array(bytes[Int(28 + header.tocCompressedLength)...].prefix(20))
+                == DigestHasher.digest(.sha1, of: compressed))
     }
 
     @Test func writerRefusesBadPaths() throws {
-        let writer = try XarWriter(temporaryDirectory: directory.path, options: XarWriterOptions(creationTime: SampleTree.time))
+        let writer = try XarWriter(
+            temporaryDirectory: directory.path, options: XarWriterOptions(creationTime: SampleTree.time))
         #expect(throws: XarError.self) { try writer.addDirectory(path: "a/b", mtime: SampleTree.time) }
         #expect(throws: XarError.self) { try writer.addDirectory(path: "/abs", mtime: SampleTree.time) }
         #expect(throws: XarError.self) { try writer.addDirectory(path: "..", mtime: SampleTree.time) }
         #expect(throws: XarError.self) { try writer.addDirectory(path: "ok", mtime: "yesterday") }
         try writer.addDirectory(path: "a", mtime: SampleTree.time)
         #expect(throws: XarError.self) { try writer.addDirectory(path: "a", mtime: SampleTree.time) }
-        #expect(throws: XarError.self) { try XarWriter(temporaryDirectory: directory.path, options: XarWriterOptions(creationTime: "2024")) }
+        #expect(throws: XarError.self) {
+            try XarWriter(temporaryDirectory: directory.path, options: XarWriterOptions(creationTime: "2024"))
+        }
     }
 
     @Test func failedBodyLeavesTheHeapConsistent() throws {
         struct Boom: Error {}
-        let writer = try XarWriter(temporaryDirectory: directory.path, options: XarWriterOptions(creationTime: SampleTree.time))
+        let writer = try XarWriter(
+            temporaryDirectory: directory.path, options: XarWriterOptions(creationTime: SampleTree.time))
         #expect(throws: Boom.self) {
             try writer.addFile(path: "bad", mtime: SampleTree.time, encoding: .stored) { write in
                 try ([1, 2, 3] as [UInt8]).withUnsafeBytes { try write($0) }
@@ -122,9 +139,11 @@ import XarKit
     }
 
     @Test func headerSerializesAndParses() {
-        let header = XarHeader(tocCompressedLength: 0x0102_0304_0506_0708, tocUncompressedLength: 42, checksumAlgorithmCode: 1)
+        let header = XarHeader(
+            tocCompressedLength: 0x0102_0304_0506_0708, tocUncompressedLength: 42, checksumAlgorithmCode: 1)
         let bytes = header.serialized()
-        #expect(bytes == [0x78, 0x61, 0x72, 0x21, 0, 28, 0, 1, 1, 2, 3, 4, 5, 6, 7, 8, 0, 0, 0, 0, 0, 0, 0, 42, 0, 0, 0, 1])
+        #expect(
+            bytes == [0x78, 0x61, 0x72, 0x21, 0, 28, 0, 1, 1, 2, 3, 4, 5, 6, 7, 8, 0, 0, 0, 0, 0, 0, 0, 42, 0, 0, 0, 1])
         #expect(XarHeader.parse(bytes) == header)
         #expect(XarHeader.parse(Array(bytes.prefix(27))) == nil)
     }

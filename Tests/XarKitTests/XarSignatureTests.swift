@@ -1,6 +1,7 @@
 import IAPCore
 import Testing
 import XMLKit
+
 @testable import XarKit
 
 /// The TOC's signature elements as read, and the findings when they cannot be verified.
@@ -18,14 +19,21 @@ import XMLKit
         return fixture
     }
 
-    private func element(_ name: String = "signature", style: String = "RSA", offset: String = "<offset>20</offset>",
-                         size: String = "<size>256</size>", certificates: [String]) -> String {
+    private func element(
+        _ name: String = "signature", style: String = "RSA", offset: String = "<offset>20</offset>",
+        size: String = "<size>256</size>", certificates: [String]
+    ) -> String {
         let list = certificates.map { "<X509Certificate>\($0)</X509Certificate>" }.joined()
-        return "<\(name) style=\"\(style)\">\(offset)\(size)<KeyInfo xmlns=\"http://www.w3.org/2000/09/xmldsig#\"><X509Data>\(list)</X509Data></KeyInfo></\(name)>"
+        return
+            "<\(name) style=\"\(style)\">\(offset)\(size)<KeyInfo xmlns=\"http://www.w3.org/2000/09/xmldsig#\"><X509Data>\(list)</X509Data></KeyInfo></\(name)>"
     }
 
     @Test func signatureElementsAreParsed() throws {
-        let fixture = signed(element(certificates: ["AAEC\r\n AwQ=", "BQY="]) + element("x-signature", style: "CMS", offset: "<offset>276</offset>", size: "<size>9216</size>", certificates: []))
+        let fixture = signed(
+            element(certificates: ["AAEC\r\n AwQ=", "BQY="])
+                + element(
+                    "x-signature", style: "CMS", offset: "<offset>276</offset>", size: "<size>9216</size>",
+                    certificates: []))
         let archive = try directory.open(fixture)
         #expect(archive.toc.hasSignature && archive.toc.hasXSignature)
         #expect(archive.toc.signatures.count == 2)
@@ -60,7 +68,8 @@ import XMLKit
         let certificate = Self.sampleCertificate
         let archive = try directory.open(signed(element(offset: "", certificates: [certificate])))
         #expect(archive.errorRules == ["xar-signature-invalid"], "\(archive.findings)")
-        let outside = try directory.open(signed(element(offset: "<offset>900000</offset>", certificates: [certificate])))
+        let outside = try directory.open(
+            signed(element(offset: "<offset>900000</offset>", certificates: [certificate])))
         #expect(outside.errorRules == ["xar-data-range"], "\(outside.findings)")
         #expect(outside.signatureChecks.first?.status == .invalid)
         #expect(outside.signatureChecks.first?.certificates.first?.subject == "CN=sample")

@@ -1,6 +1,7 @@
 import IAPCore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A file written beside its destination and moved into place only when complete, so a failed or
@@ -27,7 +28,8 @@ final class AtomicOutputFile {
             self.file = file
             unnamed = true
             let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
-            temporaryPath = folder + "/." + base + ".iapkg-" + String((0..<6).map { _ in letters.randomElement() ?? "x" })
+            temporaryPath =
+                folder + "/." + base + ".iapkg-" + String((0..<6).map { _ in letters.randomElement() ?? "x" })
             return
         }
         var template = Array((folder + "/." + base + ".iapkg-XXXXXX").utf8CString)

@@ -20,8 +20,10 @@ public struct BuildOptions: Sendable {
     /// Called with (bytes done, bytes total) as content is written.
     public var progress: (@Sendable (UInt64, UInt64) -> Void)?
 
-    public init(layout: PackageLayout = .product, output: String? = nil, sourceDateEpoch: Int64? = nil,
-                compressionLevel: Int32 = 7, progress: (@Sendable (UInt64, UInt64) -> Void)? = nil) {
+    public init(
+        layout: PackageLayout = .product, output: String? = nil, sourceDateEpoch: Int64? = nil,
+        compressionLevel: Int32 = 7, progress: (@Sendable (UInt64, UInt64) -> Void)? = nil
+    ) {
         self.layout = layout
         self.output = output
         self.sourceDateEpoch = sourceDateEpoch

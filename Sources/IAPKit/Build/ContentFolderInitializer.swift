@@ -1,6 +1,7 @@
 import IAPCore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Creates a new content folder: `ContentInfo.plist` (version 1.0) and an empty `Contents/`.
@@ -17,9 +18,13 @@ public enum ContentFolderInitializer {
                 throw .refused("\(path) already exists and is not a folder; choose another path")
             }
             let existing: [String]
-            do { existing = try ContentFolderScanner.names(in: path) } catch { throw .system(error as? SystemError ?? SystemError("read folder", path: path)) }
+            do { existing = try ContentFolderScanner.names(in: path) } catch {
+                throw .system(error as? SystemError ?? SystemError("read folder", path: path))
+            }
             guard existing.isEmpty else {
-                throw .refused("\(path) already exists and is not empty; iapkg init never overwrites — choose an empty or new folder")
+                throw .refused(
+                    "\(path) already exists and is not empty; iapkg init never overwrites — choose an empty or new folder"
+                )
             }
         } else if mkdir(path, 0o755) != 0 {
             throw .system(SystemError("create folder", path: path))
@@ -32,6 +37,8 @@ public enum ContentFolderInitializer {
         } catch {
             throw .system(error as? SystemError ?? SystemError("write", path: plistPath))
         }
-        if mkdir(path + "/Contents", 0o755) != 0 { throw .system(SystemError("create folder", path: path + "/Contents")) }
+        if mkdir(path + "/Contents", 0o755) != 0 {
+            throw .system(SystemError("create folder", path: path + "/Contents"))
+        }
     }
 }

@@ -1,8 +1,9 @@
 import IAPCore
 import XMLKit
 import XarKit
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Builds a content folder into a package: scan, check every rule, write atomically.
@@ -31,18 +32,22 @@ public enum PackageBuilder {
         guard let info, !findings.contains(where: { $0.severity == .error }) else {
             throw IAPKitError.invalid(path: folder, findings: findings)
         }
-        let output = try outputPath(options.output, folder: folder, default: "\(info.productIdentifier)-\(info.contentVersion.text).pkg")
+        let output = try outputPath(
+            options.output, folder: folder, default: "\(info.productIdentifier)-\(info.contentVersion.text).pkg")
         let times = EntryTimes(archive: options.sourceDateEpoch ?? Timestamps.now(), epoch: options.sourceDateEpoch)
         let progress = Progress(total: scan.totalFileBytes, report: options.progress)
 
         let target = try AtomicOutputFile(destination: output)
-        let xarOptions = XarWriterOptions(creationTime: Timestamps.iso8601(times.archive), compressionLevel: options.zlibLevel)
+        let xarOptions = XarWriterOptions(
+            creationTime: Timestamps.iso8601(times.archive), compressionLevel: options.zlibLevel)
         switch options.layout {
         case .product:
             // Five entries: the TOC fits a small reserved room, so the Payload is written only once.
-            let xar = try XarWriter(directTo: target.file, reservedBytes: ProductArchiveWriter.reservedHeadBytes, options: xarOptions)
-            try ProductArchiveWriter.write(scan, contentInfo: contentInfo, times: times, level: options.compressionLevel,
-                                           to: xar, progress: progress)
+            let xar = try XarWriter(
+                directTo: target.file, reservedBytes: ProductArchiveWriter.reservedHeadBytes, options: xarOptions)
+            try ProductArchiveWriter.write(
+                scan, contentInfo: contentInfo, times: times, level: options.compressionLevel,
+                to: xar, progress: progress)
             try xar.finishInPlace()
         case .tree:
             let xar = try XarWriter(temporaryDirectory: AtomicOutputFile.folder(of: output), options: xarOptions)
@@ -51,14 +56,21 @@ public enum PackageBuilder {
         }
         let size = try target.file.size()
         guard size <= maxPackageBytes else {
-            throw IAPKitError.invalid(path: folder, findings: [.error("size-package-limit", nil,
-                "the package would be \(size) bytes, over the 2 GiB (2,147,483,648 bytes) Apple accepts; split the content into several products")])
+            throw IAPKitError.invalid(
+                path: folder,
+                findings: [
+                    .error(
+                        "size-package-limit", nil,
+                        "the package would be \(size) bytes, over the 2 GiB (2,147,483,648 bytes) Apple accepts; split the content into several products"
+                    )
+                ])
         }
         try target.commit()
-        return BuildReport(output: output, layout: options.layout, productIdentifier: info.productIdentifier,
-                           contentVersion: info.contentVersion.text, fileCount: scan.entries.count - 1,
-                           bytesIn: scan.totalFileBytes, bytesOut: size, seconds: monotonicSeconds() - started,
-                           excluded: scan.excluded, warnings: findings)
+        return BuildReport(
+            output: output, layout: options.layout, productIdentifier: info.productIdentifier,
+            contentVersion: info.contentVersion.text, fileCount: scan.entries.count - 1,
+            bytesIn: scan.totalFileBytes, bytesOut: size, seconds: monotonicSeconds() - started,
+            excluded: scan.excluded, warnings: findings)
     }
 
     /// Where the package goes: checked before any work, and never inside the content folder (the next
@@ -68,17 +80,24 @@ public enum PackageBuilder {
         var output = given ?? name
         let parent = AtomicOutputFile.folder(of: output)
         guard let resolvedParent = realPath(parent) else {
-            throw IAPKitError.system(SystemError("write \(output): the folder '\(parent)' does not exist; create it or choose another", code: ENOENT))
+            throw IAPKitError.system(
+                SystemError(
+                    "write \(output): the folder '\(parent)' does not exist; create it or choose another", code: ENOENT)
+            )
         }
         if resolvedParent == content || resolvedParent.hasPrefix(content + "/") {
             guard given == nil else {
-                throw IAPKitError.refused("\(output) would be inside the content folder \(folder), and the next build would package it; write it elsewhere")
+                throw IAPKitError.refused(
+                    "\(output) would be inside the content folder \(folder), and the next build would package it; write it elsewhere"
+                )
             }
             output = AtomicOutputFile.folder(of: content) + "/" + name
         }
         var st = stat()
         if stat(output, &st) == 0, st.st_mode & S_IFMT == S_IFDIR {
-            throw IAPKitError.system(SystemError("write \(output): it is a folder; give a file name such as \(output)/\(name)", code: EISDIR))
+            throw IAPKitError.system(
+                SystemError("write \(output): it is a folder; give a file name such as \(output)/\(name)", code: EISDIR)
+            )
         }
         return output
     }
@@ -92,11 +111,19 @@ public enum PackageBuilder {
     /// Reads the folder's ContentInfo.plist: what it says, the bytes to package (XML; a binary
     /// plist is rewritten as XML), and its findings.
     private static func readContentInfo(_ scan: ContentFolderScan) throws -> (ContentInfo?, [UInt8], [Finding]) {
-        guard let source = scan.entries.first(where: { $0.entry.path == "ContentInfo.plist" && $0.entry.kind == .file }) else {
+        guard let source = scan.entries.first(where: { $0.entry.path == "ContentInfo.plist" && $0.entry.kind == .file })
+        else {
             return (nil, [], [])
         }
         guard source.entry.size <= UInt64(ContentInfo.maxBytes) else {
-            return (nil, [], [.error("plist-size", "ContentInfo.plist", "ContentInfo.plist is \(source.entry.size) bytes; at most 1 MiB is allowed")])
+            return (
+                nil, [],
+                [
+                    .error(
+                        "plist-size", "ContentInfo.plist",
+                        "ContentInfo.plist is \(source.entry.size) bytes; at most 1 MiB is allowed")
+                ]
+            )
         }
         var bytes: [UInt8] = []
         try SourceFileReader.stream(source.sourcePath, expectedSize: source.entry.size) { bytes.append(contentsOf: $0) }

@@ -10,8 +10,10 @@ enum ProductArchiveWriter {
     static let reservedHeadBytes = 4096
 
     /// Adds every entry of the product shape to `xar`, streaming each file once.
-    static func write(_ scan: ContentFolderScan, contentInfo: [UInt8], times: EntryTimes, level: Int32,
-                      to xar: XarWriter, progress: Progress) throws {
+    static func write(
+        _ scan: ContentFolderScan, contentInfo: [UInt8], times: EntryTimes, level: Int32,
+        to xar: XarWriter, progress: Progress
+    ) throws {
         let name = scan.name
         let component = name + ".pkg"
         let sizes = payloadSizes(scan, contentInfoSize: UInt64(contentInfo.count))
@@ -21,62 +23,70 @@ enum ProductArchiveWriter {
         try xar.addDirectory(path: component, mode: 0o755, mtime: time)
         var bom: [BomEntry] = []
         try xar.addFile(path: component + "/Payload", mode: 0o644, mtime: time, encoding: .stored) { sink in
-          try withoutActuallyEscaping(sink) { sink in
-            let payload = try PayloadWriter(level: level, sink: sink)
-            for (index, source) in scan.entries.enumerated() {
-                let entry = source.entry
-                let path = entry.components.isEmpty ? "." : "./" + entry.path
-                let mtime = times.entry(source)
-                let perms = UInt16(entry.permissions & 0o777)
-                var record = BomEntry(path: path, kind: .file, mode: perms, modificationTime: UInt32(clamping: mtime),
-                                      size: sizes[index])
-                switch entry.kind {
-                case .directory:
-                    try payload.addDirectory(path: path, mode: perms, modificationTime: mtime)
-                    record.kind = .directory
-                    record.mode = 0o040000 | perms
-                case .symlink:
-                    let target = entry.linkTarget ?? ""
-                    try payload.addSymlink(path: path, target: target, mode: 0o755, modificationTime: mtime)
-                    record.kind = .symlink
-                    record.mode = 0o120755
-                    record.linkTarget = target
-                    record.checksum = BomChecksum.checksum(of: Array(target.utf8))
-                case .file:
-                    var crc = BomChecksum()
-                    record.mode = 0o100000 | perms
-                    if entry.path == "ContentInfo.plist" {
-                        try payload.addFile(path: path, mode: perms, modificationTime: mtime, size: UInt64(contentInfo.count)) { write in
-                            try contentInfo.withUnsafeBytes { bytes in
-                                crc.update(bytes)
-                                try write(bytes)
+            try withoutActuallyEscaping(sink) { sink in
+                let payload = try PayloadWriter(level: level, sink: sink)
+                for (index, source) in scan.entries.enumerated() {
+                    let entry = source.entry
+                    let path = entry.components.isEmpty ? "." : "./" + entry.path
+                    let mtime = times.entry(source)
+                    let perms = UInt16(entry.permissions & 0o777)
+                    var record = BomEntry(
+                        path: path, kind: .file, mode: perms, modificationTime: UInt32(clamping: mtime),
+                        size: sizes[index])
+                    switch entry.kind {
+                    case .directory:
+                        try payload.addDirectory(path: path, mode: perms, modificationTime: mtime)
+                        record.kind = .directory
+                        record.mode = 0o040000 | perms
+                    case .symlink:
+                        let target = entry.linkTarget ?? ""
+                        try payload.addSymlink(path: path, target: target, mode: 0o755, modificationTime: mtime)
+                        record.kind = .symlink
+                        record.mode = 0o120755
+                        record.linkTarget = target
+                        record.checksum = BomChecksum.checksum(of: Array(target.utf8))
+                    case .file:
+                        var crc = BomChecksum()
+                        record.mode = 0o100000 | perms
+                        if entry.path == "ContentInfo.plist" {
+                            try payload.addFile(
+                                path: path, mode: perms, modificationTime: mtime, size: UInt64(contentInfo.count)
+                            ) { write in
+                                try contentInfo.withUnsafeBytes { bytes in
+                                    crc.update(bytes)
+                                    try write(bytes)
+                                }
+                            }
+                        } else {
+                            try payload.addFile(path: path, mode: perms, modificationTime: mtime, size: entry.size) {
+                                write in
+                                try SourceFileReader.stream(source.sourcePath, expectedSize: entry.size) { bytes in
+                                    crc.update(bytes)
+                                    try write(bytes)
+                                    progress.advance(UInt64(bytes.count))
+                                }
                             }
                         }
-                    } else {
-                        try payload.addFile(path: path, mode: perms, modificationTime: mtime, size: entry.size) { write in
-                            try SourceFileReader.stream(source.sourcePath, expectedSize: entry.size) { bytes in
-                                crc.update(bytes)
-                                try write(bytes)
-                                progress.advance(UInt64(bytes.count))
-                            }
-                        }
+                        record.checksum = crc.finalize()
+                    default:
+                        throw IAPKitError.failed("\(entry.rawPath) is a \(entry.kind.name) and cannot be packaged")
                     }
-                    record.checksum = crc.finalize()
-                default:
-                    throw IAPKitError.failed("\(entry.rawPath) is a \(entry.kind.name) and cannot be packaged")
+                    bom.append(record)
                 }
-                bom.append(record)
+                try payload.finish()
             }
-            try payload.finish()
-          }
         }
-        try xar.addFile(path: component + "/Bom", mode: 0o644, mtime: time, encoding: .zlib,
-                        bytes: try BomWriter.write(bom))
-        try xar.addFile(path: component + "/PackageInfo", mode: 0o644, mtime: time, encoding: .zlib,
-                        bytes: ProductArchiveDocuments.packageInfo(componentName: name, numberOfFiles: scan.entries.count,
-                                                                   installKBytes: installKBytes))
-        try xar.addFile(path: "Distribution", mode: 0o644, mtime: time, encoding: .zlib,
-                        bytes: ProductArchiveDocuments.distribution(componentName: name, installKBytes: installKBytes))
+        try xar.addFile(
+            path: component + "/Bom", mode: 0o644, mtime: time, encoding: .zlib,
+            bytes: try BomWriter.write(bom))
+        try xar.addFile(
+            path: component + "/PackageInfo", mode: 0o644, mtime: time, encoding: .zlib,
+            bytes: ProductArchiveDocuments.packageInfo(
+                componentName: name, numberOfFiles: scan.entries.count,
+                installKBytes: installKBytes))
+        try xar.addFile(
+            path: "Distribution", mode: 0o644, mtime: time, encoding: .zlib,
+            bytes: ProductArchiveDocuments.distribution(componentName: name, installKBytes: installKBytes))
         // productbuild's order in the table of contents, whatever order the data went into the heap.
         xar.order(["Distribution", component, component + "/Bom", component + "/Payload", component + "/PackageInfo"])
     }

@@ -6,8 +6,10 @@ enum TreeArchiveWriter {
     /// Files up to this size are read whole and compressed in one call.
     static let smallFileBytes: UInt64 = 1 << 20
 
-    static func write(_ scan: ContentFolderScan, contentInfo: [UInt8], times: EntryTimes,
-                      to xar: XarWriter, progress: Progress) throws {
+    static func write(
+        _ scan: ContentFolderScan, contentInfo: [UInt8], times: EntryTimes,
+        to xar: XarWriter, progress: Progress
+    ) throws {
         for source in scan.entries where !source.entry.components.isEmpty {
             let entry = source.entry
             let mtime = Timestamps.iso8601(times.entry(source))
@@ -23,7 +25,9 @@ enum TreeArchiveWriter {
                 // Small files whole: one libdeflate call instead of a zlib stream each.
                 var bytes: [UInt8] = []
                 bytes.reserveCapacity(Int(entry.size))
-                try SourceFileReader.stream(source.sourcePath, expectedSize: entry.size) { bytes.append(contentsOf: $0) }
+                try SourceFileReader.stream(source.sourcePath, expectedSize: entry.size) {
+                    bytes.append(contentsOf: $0)
+                }
                 try xar.addFile(path: entry.path, mode: perms, mtime: mtime, encoding: .zlib, bytes: bytes)
                 progress.advance(entry.size)
             case .file:

@@ -1,7 +1,8 @@
 import IAPCore
 import XMLKit
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What `iapkg bump` did.
@@ -26,7 +27,8 @@ public enum VersionBumper {
     public static func bump(_ path: String, to target: Target) throws(IAPKitError) -> BumpReport {
         var st = stat()
         guard stat(path, &st) == 0 else { throw .system(SystemError("open", path: path)) }
-        let plistPath = st.st_mode & S_IFMT == S_IFDIR ? (path.hasSuffix("/") ? path : path + "/") + "ContentInfo.plist" : path
+        let plistPath =
+            st.st_mode & S_IFMT == S_IFDIR ? (path.hasSuffix("/") ? path : path + "/") + "ContentInfo.plist" : path
         let bytes: [UInt8]
         let mode: UInt32
         do {
@@ -34,7 +36,9 @@ public enum VersionBumper {
             let status = try file.status()
             mode = UInt32(status.st_mode) & 0o777
             guard status.st_size <= ContentInfo.maxBytes else {
-                throw IAPKitError.invalid(path: plistPath, findings: [.error("plist-size", "ContentInfo.plist", "the file is larger than 1 MiB")])
+                throw IAPKitError.invalid(
+                    path: plistPath,
+                    findings: [.error("plist-size", "ContentInfo.plist", "the file is larger than 1 MiB")])
             }
             bytes = try file.read(count: Int(status.st_size), at: 0)
         } catch let error as IAPKitError {
@@ -47,11 +51,15 @@ public enum VersionBumper {
         let next: ContentVersion
         switch target {
         case .part(let part):
-            guard let bumped = info.contentVersion.bumped(part) else { throw .refused("\(info.contentVersion) cannot be raised further") }
+            guard let bumped = info.contentVersion.bumped(part) else {
+                throw .refused("\(info.contentVersion) cannot be raised further")
+            }
             next = bumped
         case .exactly(let version):
             guard version > info.contentVersion else {
-                throw .refused("\(version) is not greater than the current ContentVersion \(info.contentVersion); a content update must raise it")
+                throw .refused(
+                    "\(version) is not greater than the current ContentVersion \(info.contentVersion); a content update must raise it"
+                )
             }
             next = version
         }
@@ -59,10 +67,13 @@ public enum VersionBumper {
         do {
             switch info.format {
             case .xml:
-                updated = try PropertyListEditor.replacingString(forTopLevelKey: "ContentVersion", with: next.text, in: bytes)
+                updated = try PropertyListEditor.replacingString(
+                    forTopLevelKey: "ContentVersion", with: next.text, in: bytes)
             case .binary:
                 let (value, _) = try PropertyListReader.read(bytes)
-                guard case .dictionary(var pairs) = value, let index = pairs.firstIndex(where: { $0.key == "ContentVersion" }) else {
+                guard case .dictionary(var pairs) = value,
+                    let index = pairs.firstIndex(where: { $0.key == "ContentVersion" })
+                else {
                     throw IAPKitError.failed("\(plistPath): ContentVersion not found")
                 }
                 pairs[index].value = .string(next.text)
@@ -78,7 +89,8 @@ public enum VersionBumper {
         } catch {
             throw .system(error as? SystemError ?? SystemError("write", path: plistPath, code: EIO))
         }
-        return BumpReport(path: plistPath, from: info.contentVersion.text, to: next.text, rewrittenAsXML: info.format == .binary)
+        return BumpReport(
+            path: plistPath, from: info.contentVersion.text, to: next.text, rewrittenAsXML: info.format == .binary)
     }
 
     /// Writes `bytes` beside `path` and renames over it, keeping its permissions.

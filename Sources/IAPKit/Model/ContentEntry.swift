@@ -72,10 +72,12 @@ public struct ContentEntry: Sendable, Equatable {
     /// Byte offset in the package that locates the entry, where known.
     public var offset: UInt64?
 
-    public init(rawPath: String, components: [String]? = nil, kind: Kind, permissions: UInt32 = 0o644,
-                size: UInt64 = 0, linkTarget: String? = nil, hardlinkTarget: String? = nil,
-                hasExtendedAttributes: Bool = false, hasFlags: Bool = false, sniff: ContentSniff? = nil,
-                offset: UInt64? = nil) {
+    public init(
+        rawPath: String, components: [String]? = nil, kind: Kind, permissions: UInt32 = 0o644,
+        size: UInt64 = 0, linkTarget: String? = nil, hardlinkTarget: String? = nil,
+        hasExtendedAttributes: Bool = false, hasFlags: Bool = false, sniff: ContentSniff? = nil,
+        offset: UInt64? = nil
+    ) {
         let parts = components ?? ContentEntry.components(of: rawPath)
         self.components = parts
         let joined = parts.joined(separator: "/")

@@ -14,49 +14,81 @@ public struct ContentInfo: Sendable, Equatable {
 
     /// The property list `iapkg init` writes for a new product: version 1.0.
     public static func initialPropertyList(productIdentifier: String) throws -> [UInt8] {
-        try PropertyListWriter.xml(.dictionary([
-            (key: "ContentVersion", value: .string("1.0")),
-            (key: "IAPProductIdentifier", value: .string(productIdentifier)),
-        ]))
+        try PropertyListWriter.xml(
+            .dictionary([
+                (key: "ContentVersion", value: .string("1.0")),
+                (key: "IAPProductIdentifier", value: .string(productIdentifier)),
+            ]))
     }
 
     /// Reads and checks ContentInfo.plist bytes; returns what it could read and every finding.
     /// `entry` names the file in findings.
     public static func read(_ bytes: [UInt8], entry: String = "ContentInfo.plist") -> (ContentInfo?, [Finding]) {
         guard bytes.count <= maxBytes else {
-            return (nil, [.error("plist-size", entry, "ContentInfo.plist is \(bytes.count) bytes; at most \(maxBytes) (1 MiB) are allowed")])
+            return (
+                nil,
+                [
+                    .error(
+                        "plist-size", entry,
+                        "ContentInfo.plist is \(bytes.count) bytes; at most \(maxBytes) (1 MiB) are allowed")
+                ]
+            )
         }
         let value: PropertyListValue
         let format: PropertyListFormat
         do {
             (value, format) = try PropertyListReader.read(bytes, maxBytes: maxBytes)
         } catch {
-            return (nil, [.error("plist-syntax", entry, "ContentInfo.plist is not a valid property list: \(error); fix it or recreate it with iapkg init")])
+            return (
+                nil,
+                [
+                    .error(
+                        "plist-syntax", entry,
+                        "ContentInfo.plist is not a valid property list: \(error); fix it or recreate it with iapkg init"
+                    )
+                ]
+            )
         }
         guard case .dictionary(let pairs) = value else {
             return (nil, [.error("plist-root", entry, "the root of ContentInfo.plist must be a dictionary")])
         }
         var findings: [Finding] = []
-        let identifier = requiredString("IAPProductIdentifier", in: pairs, entry: entry, rule: "plist-product-id", &findings)
+        let identifier = requiredString(
+            "IAPProductIdentifier", in: pairs, entry: entry, rule: "plist-product-id", &findings)
         if let identifier, let problem = ProductIdentifier.problem(with: identifier) {
-            findings.append(.error("plist-product-id", entry, "IAPProductIdentifier '\(identifier)' is not valid: \(problem)"))
+            findings.append(
+                .error("plist-product-id", entry, "IAPProductIdentifier '\(identifier)' is not valid: \(problem)"))
         }
-        let versionText = requiredString("ContentVersion", in: pairs, entry: entry, rule: "plist-content-version", &findings)
+        let versionText = requiredString(
+            "ContentVersion", in: pairs, entry: entry, rule: "plist-content-version", &findings)
         let version = versionText.flatMap(ContentVersion.init)
         if let versionText, version == nil {
-            findings.append(.error("plist-content-version", entry,
-                "ContentVersion '\(versionText)' is not a version: use integers separated by periods, at most \(ContentVersion.maxComponents) of them (1.0, 1.1, 2.0.3)"))
+            findings.append(
+                .error(
+                    "plist-content-version", entry,
+                    "ContentVersion '\(versionText)' is not a version: use integers separated by periods, at most \(ContentVersion.maxComponents) of them (1.0, 1.1, 2.0.3)"
+                ))
         }
         if pairs.contains(where: { $0.key == "IAPProductionIdentifier" }) && identifier == nil {
-            findings.append(.error("plist-product-id", entry, "the key is spelled IAPProductionIdentifier; the real key is IAPProductIdentifier"))
+            findings.append(
+                .error(
+                    "plist-product-id", entry,
+                    "the key is spelled IAPProductionIdentifier; the real key is IAPProductIdentifier"))
         }
-        guard let identifier, let version, findings.allSatisfy({ $0.severity != .error }) else { return (nil, findings) }
+        guard let identifier, let version, findings.allSatisfy({ $0.severity != .error }) else {
+            return (nil, findings)
+        }
         let extras = pairs.map(\.key).filter { $0 != "IAPProductIdentifier" && $0 != "ContentVersion" }
-        return (ContentInfo(productIdentifier: identifier, contentVersion: version, extraKeys: extras, format: format), findings)
+        return (
+            ContentInfo(productIdentifier: identifier, contentVersion: version, extraKeys: extras, format: format),
+            findings
+        )
     }
 
-    private static func requiredString(_ key: String, in pairs: [(key: String, value: PropertyListValue)], entry: String,
-                                       rule: String, _ findings: inout [Finding]) -> String? {
+    private static func requiredString(
+        _ key: String, in pairs: [(key: String, value: PropertyListValue)], entry: String,
+        rule: String, _ findings: inout [Finding]
+    ) -> String? {
         guard let pair = pairs.first(where: { $0.key == key }) else {
             findings.append(.error(rule, entry, "ContentInfo.plist has no \(key) key; add it as a <string>"))
             return nil

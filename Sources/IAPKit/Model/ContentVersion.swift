@@ -15,7 +15,8 @@ public struct ContentVersion: Comparable, Hashable, Sendable, CustomStringConver
         var numbers: [UInt64] = []
         for part in parts {
             guard !part.isEmpty, part.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
-                  let value = UInt64(part) else { return nil }
+                let value = UInt64(part)
+            else { return nil }
             numbers.append(value)
         }
         self.text = text
@@ -78,7 +79,8 @@ public struct ContentVersion: Comparable, Hashable, Sendable, CustomStringConver
     public init(from decoder: Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         guard let version = ContentVersion(text) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a version: \(text)"))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "not a version: \(text)"))
         }
         self = version
     }

@@ -13,7 +13,8 @@ public enum ProductIdentifier {
         func allowed(_ b: UInt8, first: Bool) -> Bool {
             switch b {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"): true
+                UInt8(ascii: "0")...UInt8(ascii: "9"):
+                true
             case UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"): !first
             default: false
             }

@@ -16,9 +16,11 @@ public struct ValidationOptions: Sendable {
     /// Certificates a package's signature chain must lead to; empty: signatures are verified, trust not judged.
     public var trustAnchors: [X509Certificate] = []
 
-    public init(strict: Bool = false, productIdentifier: String? = nil, newerThan: ContentVersion? = nil,
-                maxSize: UInt64 = PackageBuilder.maxPackageBytes,
-                maxUnpackedSize: UInt64 = ContentRules.defaultMaxUnpackedBytes) {
+    public init(
+        strict: Bool = false, productIdentifier: String? = nil, newerThan: ContentVersion? = nil,
+        maxSize: UInt64 = PackageBuilder.maxPackageBytes,
+        maxUnpackedSize: UInt64 = ContentRules.defaultMaxUnpackedBytes
+    ) {
         self.maxUnpackedSize = maxUnpackedSize
         self.strict = strict
         self.productIdentifier = productIdentifier
@@ -47,8 +49,10 @@ public struct ValidationReport: Codable, Sendable {
     public var signatures: [XarSignatureCheck]?
 
     /// Assembles a report; with `strict`, warnings become errors.
-    init(path: String, shape: Kind?, info: ContentInfo?, findings: [Finding], strict: Bool,
-         signatures: [XarSignatureCheck]? = nil) {
+    init(
+        path: String, shape: Kind?, info: ContentInfo?, findings: [Finding], strict: Bool,
+        signatures: [XarSignatureCheck]? = nil
+    ) {
         var all = findings
         if strict {
             for i in all.indices where all[i].severity == .warning { all[i].severity = .error }

@@ -24,8 +24,9 @@ struct BomIndex {
         for entry in entries {
             let key = Self.key(entry.path)
             guard records[key] == nil else { continue }
-            records[key] = Record(kind: entry.kind, mode: entry.mode, size: entry.size, checksum: entry.checksum,
-                                  linkTarget: entry.linkTarget)
+            records[key] = Record(
+                kind: entry.kind, mode: entry.mode, size: entry.size, checksum: entry.checksum,
+                linkTarget: entry.linkTarget)
             if entry.kind == .file { declaredFileBytes &+= entry.size }
         }
     }

@@ -1,6 +1,7 @@
 import IAPCore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What changes between two versions of content: files added, removed and changed (by the SHA-256
@@ -41,7 +42,9 @@ public struct ContentDiff: Codable, Sendable {
         let after = try ContentSnapshot.read(new)
         var oldItems: [String: ContentManifest.Item] = [:]
         for item in before.items { oldItems[item.path] = item }
-        var added: [Change] = [], changed: [Change] = [], unchanged = 0
+        var added: [Change] = []
+        var changed: [Change] = []
+        var unchanged = 0
         var newPaths = Set<String>()
         for item in after.items {
             newPaths.insert(item.path)
@@ -55,10 +58,13 @@ public struct ContentDiff: Codable, Sendable {
                 added.append(Change(path: item.path, kind: item.kind, oldSize: nil, newSize: item.size))
             }
         }
-        let removed = before.items.filter { !newPaths.contains($0.path) }.map { Change(path: $0.path, kind: $0.kind, oldSize: $0.size, newSize: nil) }
+        let removed = before.items.filter { !newPaths.contains($0.path) }.map {
+            Change(path: $0.path, kind: $0.kind, oldSize: $0.size, newSize: nil)
+        }
         let download = (added + changed).reduce(UInt64(0)) { $0 &+ ($1.newSize ?? 0) }
-        return ContentDiff(old: before.side(old), new: after.side(new), added: added, removed: removed, changed: changed,
-                           unchanged: unchanged, downloadBytes: download)
+        return ContentDiff(
+            old: before.side(old), new: after.side(new), added: added, removed: removed, changed: changed,
+            unchanged: unchanged, downloadBytes: download)
     }
 }
 
@@ -70,8 +76,9 @@ struct ContentSnapshot {
 
     func side(_ path: String) -> ContentDiff.Side {
         let files = items.filter { $0.kind == "file" }
-        return ContentDiff.Side(path: path, productIdentifier: productIdentifier, version: version, files: files.count,
-                                bytes: files.reduce(UInt64(0)) { $0 &+ $1.size })
+        return ContentDiff.Side(
+            path: path, productIdentifier: productIdentifier, version: version, files: files.count,
+            bytes: files.reduce(UInt64(0)) { $0 &+ $1.size })
     }
 
     static func read(_ path: String) throws(IAPKitError) -> ContentSnapshot {
@@ -104,7 +111,9 @@ struct ContentSnapshot {
         }
         items.sort { Array($0.path.utf8).lexicographicallyPrecedes(Array($1.path.utf8)) }
         var snapshot = ContentSnapshot(items: items)
-        if let bytes = try? DirectoryHandle.open(path).readFile("ContentInfo.plist", limit: 1 << 20), let info = ContentInfo.read(bytes).0 {
+        if let bytes = try? DirectoryHandle.open(path).readFile("ContentInfo.plist", limit: 1 << 20),
+            let info = ContentInfo.read(bytes).0
+        {
             snapshot.productIdentifier = info.productIdentifier
             snapshot.version = info.contentVersion.text
         }

@@ -1,6 +1,7 @@
 import IAPCore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One entry of a content folder on disk, with where its bytes come from.
@@ -66,14 +67,17 @@ public enum ContentFolderScanner {
         guard lstat(root, &st) == 0 else { throw SystemError("open folder", path: root) }
         guard st.st_mode & S_IFMT == S_IFDIR else { throw SystemError("open folder", path: root, code: ENOTDIR) }
         var scan = ContentFolderScan(root: root, name: baseName(of: root))
-        scan.append(ContentEntry(rawPath: ".", components: [], kind: .directory, permissions: UInt32(st.st_mode) & 0o7777),
-                    modificationTime: Int64(st.st_mtim.tv_sec))
+        scan.append(
+            ContentEntry(rawPath: ".", components: [], kind: .directory, permissions: UInt32(st.st_mode) & 0o7777),
+            modificationTime: Int64(st.st_mtim.tv_sec))
         try walk(directory: root, components: [], into: &scan, excludeJunk: excludeJunk)
         return scan
     }
 
-    private static func walk(directory: String, components: [String], into scan: inout ContentFolderScan,
-                             excludeJunk: Bool) throws {
+    private static func walk(
+        directory: String, components: [String], into scan: inout ContentFolderScan,
+        excludeJunk: Bool
+    ) throws {
         for name in try names(in: directory) {
             let path = directory + "/" + name
             let parts = components + [name]
@@ -86,14 +90,17 @@ public enum ContentFolderScanner {
             }
             let openable = !name.unicodeScalars.contains("\u{FFFD}")  // invalid UTF-8: refused by the rules
             guard openable else {
-                scan.append(ContentEntry(rawPath: parts.joined(separator: "/"), components: parts, kind: .file), modificationTime: 0)
+                scan.append(
+                    ContentEntry(rawPath: parts.joined(separator: "/"), components: parts, kind: .file),
+                    modificationTime: 0)
                 continue
             }
             var st = stat()
             guard lstat(path, &st) == 0 else { throw SystemError("stat", path: path) }
             let rawPath = parts.joined(separator: "/")
-            var entry = ContentEntry(rawPath: rawPath, components: parts, kind: kind(of: st.st_mode),
-                                     permissions: UInt32(st.st_mode) & 0o7777)
+            var entry = ContentEntry(
+                rawPath: rawPath, components: parts, kind: kind(of: st.st_mode),
+                permissions: UInt32(st.st_mode) & 0o7777)
             switch entry.kind {
             case .file:
                 entry.size = UInt64(st.st_size)

@@ -1,6 +1,7 @@
 import IAPCore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The ContentVersion of a package or a content folder, read without judging it: what
@@ -26,7 +27,9 @@ public enum ContentVersionOfInput {
     private static func folderVersion(_ folder: String) throws(IAPKitError) -> String? {
         let plist = folder + "/ContentInfo.plist"
         var st = stat()
-        guard lstat(plist, &st) == 0, st.st_mode & S_IFMT == S_IFREG, st.st_size <= ContentInfo.maxBytes else { return nil }
+        guard lstat(plist, &st) == 0, st.st_mode & S_IFMT == S_IFREG, st.st_size <= ContentInfo.maxBytes else {
+            return nil
+        }
         var bytes: [UInt8] = []
         do {
             try SourceFileReader.stream(plist, expectedSize: UInt64(st.st_size)) { bytes.append(contentsOf: $0) }

@@ -2,8 +2,9 @@ import BomKit
 import IAPCore
 import PayloadKit
 import XarKit
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Reads what a package holds from its TOC, Bom and PackageInfo, inflating only the head of the
@@ -25,12 +26,13 @@ public enum PackageInspector {
         let (parts, shapeFindings) = PackageParts.detect(archive.toc)
         var notes = archive.findings + shapeFindings
         let signatures = archive.signatureChecks.isEmpty ? nil : archive.signatureChecks
-        var report = InspectReport(path: path, shape: parts.shape, productIdentifier: nil, contentVersion: nil, extraKeys: [],
-                                   componentName: parts.componentName,
-                                   checksumAlgorithm: archive.toc.checksum?.style ?? "none", compression: "",
-                                   fileCount: 0, packageSize: archive.fileSize,
-                                   storedSize: archive.toc.files.reduce(UInt64(0)) { $0.addingSaturated($1.data?.length ?? 0) },
-                                   unpackedSize: 0, files: [], notes: [])
+        var report = InspectReport(
+            path: path, shape: parts.shape, productIdentifier: nil, contentVersion: nil, extraKeys: [],
+            componentName: parts.componentName,
+            checksumAlgorithm: archive.toc.checksum?.style ?? "none", compression: "",
+            fileCount: 0, packageSize: archive.fileSize,
+            storedSize: archive.toc.files.reduce(UInt64(0)) { $0.addingSaturated($1.data?.length ?? 0) },
+            unpackedSize: 0, files: [], notes: [])
         var plistBytes: [UInt8]?
         var plistPresent = false
         do {
@@ -50,18 +52,24 @@ public enum PackageInspector {
                 let encodings = Set(archive.toc.files.compactMap { $0.data?.encoding.style })
                 report.compression = encodings.map(encodingName).sorted().joined(separator: ", ")
                 report.files = archive.toc.files.compactMap(file(from:))
-                if let plist = archive.toc.files.first(where: { ContentEntry.components(of: $0.path) == ["ContentInfo.plist"] }) {
+                if let plist = archive.toc.files.first(where: {
+                    ContentEntry.components(of: $0.path) == ["ContentInfo.plist"]
+                }) {
                     plistPresent = true
                     plistBytes = try readContentInfo(plist, archive: archive, notes: &notes)
                 }
             }
         } catch let error as XarError {
-            notes += archive.findings.unreported([.error(error.rule ?? "xar-data", error.entry, offset: error.offset,
-                                                          "\(error.message); \(error.advice)")])
+            notes += archive.findings.unreported([
+                .error(
+                    error.rule ?? "xar-data", error.entry, offset: error.offset,
+                    "\(error.message); \(error.advice)")
+            ])
         } catch let error as BomError {
             notes.append(.error("shape-bom", parts.bom?.path, offset: nil, "the Bom cannot be read: \(error)"))
         } catch let error as PayloadError {
-            notes.append(.error("shape-payload", parts.payload?.path, offset: nil, "the Payload cannot be read: \(error)"))
+            notes.append(
+                .error("shape-payload", parts.payload?.path, offset: nil, "the Payload cannot be read: \(error)"))
         } catch {
             notes.append(.error("xar-data", nil, offset: nil, "\(error)"))
         }
@@ -72,7 +80,10 @@ public enum PackageInspector {
             report.contentVersion = info?.contentVersion.text
             report.extraKeys = info?.extraKeys ?? []
         } else if parts.shape == .tree && !plistPresent {
-            notes.append(.error("shape-missing-contentinfo", "ContentInfo.plist", offset: nil, "the package has no ContentInfo.plist"))
+            notes.append(
+                .error(
+                    "shape-missing-contentinfo", "ContentInfo.plist", offset: nil,
+                    "the package has no ContentInfo.plist"))
         }
         // Depth-first, names in byte order ('/' sorts before every other byte); keys made once.
         let keys = report.files.map { Array($0.path.utf8).map { $0 == UInt8(ascii: "/") ? 0 : $0 } }
@@ -87,24 +98,32 @@ public enum PackageInspector {
 
     /// The bytes of a tree package's ContentInfo.plist; nil, with a note saying why, when it is there
     /// but cannot be decoded (not a file, an encoding or checksum that fails).
-    private static func readContentInfo(_ plist: XarFile, archive: XarArchive, notes: inout [Finding]) throws -> [UInt8]? {
+    private static func readContentInfo(_ plist: XarFile, archive: XarArchive, notes: inout [Finding]) throws
+        -> [UInt8]?
+    {
         guard plist.type == .file else {
-            notes.append(.error("shape-contentinfo-type", "ContentInfo.plist", offset: nil,
-                                "ContentInfo.plist is a \(plist.type.xarName), not a file, so the product and version cannot be read"))
+            notes.append(
+                .error(
+                    "shape-contentinfo-type", "ContentInfo.plist", offset: nil,
+                    "ContentInfo.plist is a \(plist.type.xarName), not a file, so the product and version cannot be read"
+                ))
             return nil
         }
         do {
             return try archive.readAll(plist, maxBytes: ContentInfo.maxBytes)
         } catch {
-            notes.append(.error(error.rule ?? "xar-data", "ContentInfo.plist", offset: error.offset,
-                                "ContentInfo.plist is present but could not be decoded: \(error.message); \(error.advice)"))
+            notes.append(
+                .error(
+                    error.rule ?? "xar-data", "ContentInfo.plist", offset: error.offset,
+                    "ContentInfo.plist is present but could not be decoded: \(error.message); \(error.advice)"))
             return nil
         }
     }
 
     static func openError(_ error: XarError, path: String) -> IAPKitError {
         guard let rule = error.rule else { return .failed(error.message) }
-        return .invalid(path: path, findings: [.error(rule, nil, offset: error.offset, "\(error.message); \(error.advice)")])
+        return .invalid(
+            path: path, findings: [.error(rule, nil, offset: error.offset, "\(error.message); \(error.advice)")])
     }
 
     private static func encodingName(_ style: String) -> String {
@@ -120,8 +139,10 @@ public enum PackageInspector {
 
     /// Decodes the Payload only as far as ContentInfo.plist (normally its second entry); also says
     /// how the Payload is compressed.
-    static func contentInfoFromPayloadHead(_ archive: XarArchive,
-                                           _ payload: XarFile) throws -> (plist: [UInt8]?, compression: PayloadCompression?) {
+    static func contentInfoFromPayloadHead(
+        _ archive: XarArchive,
+        _ payload: XarFile
+    ) throws -> (plist: [UInt8]?, compression: PayloadCompression?) {
         let stream = try archive.dataStream(for: payload)
         var leading: [UInt8] = []
         let reader = try PayloadReader(maxDecodedBytes: 64 << 20) { buffer in
@@ -137,8 +158,12 @@ public enum PackageInspector {
     private static func plistFromPayload(_ reader: PayloadReader) throws -> [UInt8]? {
         for _ in 0..<16 {
             guard let entry = try reader.nextEntry() else { return nil }
-            guard ContentEntry.components(of: entry.path) == ["ContentInfo.plist"], entry.kind == .file else { continue }
-            guard entry.size <= UInt64(ContentInfo.maxBytes) else { return [UInt8](repeating: 0, count: ContentInfo.maxBytes + 1) }
+            guard ContentEntry.components(of: entry.path) == ["ContentInfo.plist"], entry.kind == .file else {
+                continue
+            }
+            guard entry.size <= UInt64(ContentInfo.maxBytes) else {
+                return [UInt8](repeating: 0, count: ContentInfo.maxBytes + 1)
+            }
             var bytes = [UInt8]()
             let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 << 10, alignment: 16)
             defer { buffer.deallocate() }
@@ -160,21 +185,24 @@ public enum PackageInspector {
 
     private static func file(from entry: BomEntry) -> InspectReport.File? {
         guard let path = contentPath(entry.path) else { return nil }
-        let kind: ContentEntry.Kind = switch entry.kind {
-        case .file: .file
-        case .directory: .directory
-        case .symlink: .symlink
-        case .device: .characterDevice
-        }
-        return InspectReport.File(path: path, type: kind, size: entry.kind == .directory ? 0 : entry.size,
-                                  mode: String(entry.mode & 0o7777, radix: 8), linkTarget: entry.linkTarget)
+        let kind: ContentEntry.Kind =
+            switch entry.kind {
+            case .file: .file
+            case .directory: .directory
+            case .symlink: .symlink
+            case .device: .characterDevice
+            }
+        return InspectReport.File(
+            path: path, type: kind, size: entry.kind == .directory ? 0 : entry.size,
+            mode: String(entry.mode & 0o7777, radix: 8), linkTarget: entry.linkTarget)
     }
 
     private static func file(from entry: XarFile) -> InspectReport.File? {
         guard let path = contentPath(entry.path) else { return nil }
-        return InspectReport.File(path: path, type: ContentEntry.Kind(entry.type),
-                                  size: entry.data?.size ?? 0, mode: String((entry.mode ?? 0) & 0o7777, radix: 8),
-                                  linkTarget: entry.linkTarget)
+        return InspectReport.File(
+            path: path, type: ContentEntry.Kind(entry.type),
+            size: entry.data?.size ?? 0, mode: String((entry.mode ?? 0) & 0o7777, radix: 8),
+            linkTarget: entry.linkTarget)
     }
 }
 

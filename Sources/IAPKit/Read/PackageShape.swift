@@ -29,13 +29,19 @@ public struct PackageParts: Sendable {
         }
         var parts = PackageParts(shape: .product)
         if distributions.count != 1 || distributions.first?.type != .file {
-            findings.append(.error("shape-product-layout", "Distribution",
-                "a product archive needs exactly one Distribution file (found \(distributions.count)); rebuild the package with iapkg build"))
+            findings.append(
+                .error(
+                    "shape-product-layout", "Distribution",
+                    "a product archive needs exactly one Distribution file (found \(distributions.count)); rebuild the package with iapkg build"
+                ))
         }
         parts.distribution = distributions.first
         if components.count != 1 {
-            findings.append(.error("shape-product-layout", nil,
-                "a product archive needs exactly one component NAME.pkg (found \(components.count)); hosted content has a single component"))
+            findings.append(
+                .error(
+                    "shape-product-layout", nil,
+                    "a product archive needs exactly one component NAME.pkg (found \(components.count)); hosted content has a single component"
+                ))
         }
         guard let component = components.first else {
             findings += nameFindings(top)
@@ -46,26 +52,37 @@ public struct PackageParts: Sendable {
         let children = toc.files.filter { $0.parentIndex != nil && $0.parentIndex == componentIndex }
         findings += nameFindings(top + children)
         if component.name == ".pkg" {
-            findings.append(.error("entry-name-invalid", component.path,
-                "the component folder '.pkg' has no NAME before '.pkg'; name it after the content folder (NAME.pkg)"))
+            findings.append(
+                .error(
+                    "entry-name-invalid", component.path,
+                    "the component folder '.pkg' has no NAME before '.pkg'; name it after the content folder (NAME.pkg)"
+                ))
         }
         for name in ["Bom", "Payload", "PackageInfo"] {
             let matches = children.filter { $0.name == name }
             if matches.count != 1 || matches.first?.type != .file {
-                findings.append(.error("shape-product-layout", component.name + "/" + name,
-                    "the component needs exactly one \(name) file (found \(matches.count))"))
+                findings.append(
+                    .error(
+                        "shape-product-layout", component.name + "/" + name,
+                        "the component needs exactly one \(name) file (found \(matches.count))"))
             }
         }
         parts.bom = children.first { $0.name == "Bom" }
         parts.payload = children.first { $0.name == "Payload" }
         parts.packageInfo = children.first { $0.name == "PackageInfo" }
         for extra in children where !["Bom", "Payload", "PackageInfo"].contains(extra.name) {
-            findings.append(.error("shape-product-layout", extra.path,
-                "a content component holds only Bom, Payload and PackageInfo; '\(extra.name)' does not belong (install scripts are not allowed)"))
+            findings.append(
+                .error(
+                    "shape-product-layout", extra.path,
+                    "a content component holds only Bom, Payload and PackageInfo; '\(extra.name)' does not belong (install scripts are not allowed)"
+                ))
         }
         for extra in top where extra != component && extra.name != "Distribution" {
-            findings.append(.error("shape-product-layout", extra.path,
-                "a hosted-content product archive holds only Distribution and one component; '\(extra.name)' does not belong"))
+            findings.append(
+                .error(
+                    "shape-product-layout", extra.path,
+                    "a hosted-content product archive holds only Distribution and one component; '\(extra.name)' does not belong"
+                ))
         }
         return (parts, findings)
     }
@@ -75,8 +92,10 @@ public struct PackageParts: Sendable {
     private static func nameFindings(_ files: [XarFile]) -> [Finding] {
         files.compactMap { file in
             EntryNameRules.problem(with: file.name).map { problem in
-                .error("entry-name-invalid", file.path,
-                       "the xar name '\(file.name)' \(problem); the package's own parts follow the entry name rules — rebuild the package")
+                .error(
+                    "entry-name-invalid", file.path,
+                    "the xar name '\(file.name)' \(problem); the package's own parts follow the entry name rules — rebuild the package"
+                )
             }
         }
     }

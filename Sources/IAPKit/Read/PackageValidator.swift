@@ -1,14 +1,17 @@
 import IAPCore
 import XarKit
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Validates a `.pkg` (either shape) or a content folder against every rule of FORMAT.md §6.
 /// Every finding is collected; the input is never trusted, decoded bytes are bounded.
 public enum PackageValidator {
     /// Validates `path`. Throws only when the input cannot be read at all (missing, unreadable): exit 2.
-    public static func validate(_ path: String, options: ValidationOptions = .init()) throws(IAPKitError) -> ValidationReport {
+    public static func validate(_ path: String, options: ValidationOptions = .init()) throws(IAPKitError)
+        -> ValidationReport
+    {
         var st = stat()
         guard stat(path, &st) == 0 else { throw .system(SystemError("open", path: path)) }
         if st.st_mode & S_IFMT == S_IFDIR {
@@ -28,18 +31,23 @@ public enum PackageValidator {
 
     /// Validates a package; with `keepArchive` (unpack) the opened archive is returned for writing,
     /// otherwise its TOC model (tens of MB for 100,000 entries) is released before the rules run.
-    static func validatePackage(_ path: String, size: UInt64, options: ValidationOptions,
-                                keepArchive: Bool = false) throws(IAPKitError) -> PackageOutcome {
+    static func validatePackage(
+        _ path: String, size: UInt64, options: ValidationOptions,
+        keepArchive: Bool = false
+    ) throws(IAPKitError) -> PackageOutcome {
         var findings = sizeFindings(path, size: size, options: options)
         // The archive lives only inside this call unless kept: its model is freed before the rules.
-        let checked: (parts: PackageParts, content: PackageContent, archive: XarArchive?, signatures: [XarSignatureCheck])
+        let checked:
+            (parts: PackageParts, content: PackageContent, archive: XarArchive?, signatures: [XarSignatureCheck])
         do {
-            checked = try checkContainer(path, keepArchive: keepArchive, maxUnpackedBytes: options.maxUnpackedSize, findings: &findings)
+            checked = try checkContainer(
+                path, keepArchive: keepArchive, maxUnpackedBytes: options.maxUnpackedSize, findings: &findings)
         } catch let error as XarError {
             guard let rule = error.rule else { throw .system(SystemError("read", path: path, code: EIO)) }
             findings.append(.error(rule, error.entry, offset: error.offset, "\(error.message); \(error.advice)"))
-            return PackageOutcome(report: ValidationReport(path: path, shape: nil, info: nil, findings: findings, strict: options.strict),
-                                  info: nil, parts: nil, archive: nil, entries: [])
+            return PackageOutcome(
+                report: ValidationReport(path: path, shape: nil, info: nil, findings: findings, strict: options.strict),
+                info: nil, parts: nil, archive: nil, entries: [])
         } catch {
             throw .failed("\(error)")
         }
@@ -59,32 +67,41 @@ public enum PackageValidator {
         }
         if content.incomplete {
             // The content could not be read to its end: what seems missing may only be unread.
-            let unreliable: Set<String> = ["shape-missing-contentinfo", "shape-missing-contents", "hygiene-empty-contents"]
+            let unreliable: Set<String> = [
+                "shape-missing-contentinfo", "shape-missing-contents", "hygiene-empty-contents",
+            ]
             contentFindings.removeAll { unreliable.contains($0.rule) }
         }
         findings += contentFindings
         findings += expectationFindings(info, options: options)
         if info == nil && !findings.contains(where: { $0.severity == .error }) {
-            findings.append(.error("plist-syntax", "ContentInfo.plist",
-                "ContentInfo.plist could not be read from the package, so the product and version are unknown; rebuild the package with iapkg build"))
+            findings.append(
+                .error(
+                    "plist-syntax", "ContentInfo.plist",
+                    "ContentInfo.plist could not be read from the package, so the product and version are unknown; rebuild the package with iapkg build"
+                ))
         }
         StoredNames.annotate(&findings, entries: content.entries)
-        let report = ValidationReport(path: path, shape: parts.shape == .product ? .product : .tree, info: info,
-                                      findings: findings, strict: options.strict, signatures: signatures.isEmpty ? nil : signatures)
+        let report = ValidationReport(
+            path: path, shape: parts.shape == .product ? .product : .tree, info: info,
+            findings: findings, strict: options.strict, signatures: signatures.isEmpty ? nil : signatures)
         return PackageOutcome(report: report, info: info, parts: parts, archive: kept, entries: content.entries)
     }
 
     /// Opens the container, finds its shape and checks its content (decoding every file).
-    private static func checkContainer(_ path: String, keepArchive: Bool, maxUnpackedBytes: UInt64,
-                                       findings: inout [Finding]) throws -> (PackageParts, PackageContent, XarArchive?, [XarSignatureCheck]) {
+    private static func checkContainer(
+        _ path: String, keepArchive: Bool, maxUnpackedBytes: UInt64,
+        findings: inout [Finding]
+    ) throws -> (PackageParts, PackageContent, XarArchive?, [XarSignatureCheck]) {
         let archive = try XarArchive.open(path: path)
         findings += archive.findings
         let (parts, shapeFindings) = PackageParts.detect(archive.toc)
         findings += shapeFindings
-        let content: PackageContent = switch parts.shape {
-        case .product: ProductPackageChecker.check(archive, parts: parts, maxUnpackedBytes: maxUnpackedBytes)
-        case .tree: TreePackageChecker.check(archive, maxUnpackedBytes: maxUnpackedBytes)
-        }
+        let content: PackageContent =
+            switch parts.shape {
+            case .product: ProductPackageChecker.check(archive, parts: parts, maxUnpackedBytes: maxUnpackedBytes)
+            case .tree: TreePackageChecker.check(archive, maxUnpackedBytes: maxUnpackedBytes)
+            }
         // One finding per fault: a stream that refuses to start repeats what the open reported.
         findings += archive.findings.unreported(content.findings)
         return (parts, content, keepArchive ? archive : nil, archive.signatureChecks)
@@ -99,11 +116,16 @@ public enum PackageValidator {
         var info: ContentInfo?
         if let plist = scan.entries.first(where: { $0.entry.path == "ContentInfo.plist" && $0.entry.kind == .file }) {
             if plist.entry.size > UInt64(ContentInfo.maxBytes) {
-                findings.append(.error("plist-size", "ContentInfo.plist", "ContentInfo.plist is \(plist.entry.size) bytes; at most 1 MiB is allowed"))
+                findings.append(
+                    .error(
+                        "plist-size", "ContentInfo.plist",
+                        "ContentInfo.plist is \(plist.entry.size) bytes; at most 1 MiB is allowed"))
             } else {
                 var bytes: [UInt8] = []
                 do {
-                    try SourceFileReader.stream(plist.sourcePath, expectedSize: plist.entry.size) { bytes.append(contentsOf: $0) }
+                    try SourceFileReader.stream(plist.sourcePath, expectedSize: plist.entry.size) {
+                        bytes.append(contentsOf: $0)
+                    }
                 } catch {
                     throw .system(error as? SystemError ?? SystemError("read", path: plist.sourcePath, code: EIO))
                 }
@@ -120,14 +142,21 @@ public enum PackageValidator {
     private static func sizeFindings(_ path: String, size: UInt64, options: ValidationOptions) -> [Finding] {
         var findings: [Finding] = []
         if size > options.maxSize {
-            findings.append(.error("size-package-limit", nil,
-                "the package is \(size) bytes, over the \(options.maxSize)-byte limit (Apple's cap is 2 GiB = 2,147,483,648 bytes); split the content"))
+            findings.append(
+                .error(
+                    "size-package-limit", nil,
+                    "the package is \(size) bytes, over the \(options.maxSize)-byte limit (Apple's cap is 2 GiB = 2,147,483,648 bytes); split the content"
+                ))
         } else if size > 2_000_000_000 && options.maxSize == PackageBuilder.maxPackageBytes {
-            findings.append(.warning("size-package-near-limit", nil,
-                "the package is \(size) bytes, above 2,000,000,000: Apple's \"2 GB\" may mean decimal gigabytes"))
+            findings.append(
+                .warning(
+                    "size-package-near-limit", nil,
+                    "the package is \(size) bytes, above 2,000,000,000: Apple's \"2 GB\" may mean decimal gigabytes"))
         }
         if !path.lowercased().hasSuffix(".pkg") {
-            findings.append(.warning("hygiene-extension", nil, "the file name does not end in .pkg, which App Store uploads required"))
+            findings.append(
+                .warning(
+                    "hygiene-extension", nil, "the file name does not end in .pkg, which App Store uploads required"))
         }
         return findings
     }
@@ -136,12 +165,16 @@ public enum PackageValidator {
         guard let info else { return [] }
         var findings: [Finding] = []
         if let expected = options.productIdentifier, expected != info.productIdentifier {
-            findings.append(.error("plist-product-id-mismatch", "ContentInfo.plist",
-                "IAPProductIdentifier is '\(info.productIdentifier)', but '\(expected)' was expected"))
+            findings.append(
+                .error(
+                    "plist-product-id-mismatch", "ContentInfo.plist",
+                    "IAPProductIdentifier is '\(info.productIdentifier)', but '\(expected)' was expected"))
         }
         if let floor = options.newerThan, !(info.contentVersion > floor) {
-            findings.append(.error("plist-version-not-newer", "ContentInfo.plist",
-                "ContentVersion \(info.contentVersion) is not greater than \(floor); raise it with iapkg bump"))
+            findings.append(
+                .error(
+                    "plist-version-not-newer", "ContentInfo.plist",
+                    "ContentVersion \(info.contentVersion) is not greater than \(floor); raise it with iapkg bump"))
         }
         return findings
     }
@@ -155,4 +188,3 @@ struct PackageContent {
     /// The content could not be decoded to its end (a broken Payload, truncated data).
     var incomplete = false
 }
-

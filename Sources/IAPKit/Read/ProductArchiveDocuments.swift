@@ -17,17 +17,17 @@ public enum ProductArchiveDocuments {
     public static func packageInfo(componentName: String, numberOfFiles: Int, installKBytes: UInt64) -> [UInt8] {
         let id = XMLEscaping.escape(componentName)
         let text = """
-        <?xml version="1.0" encoding="utf-8"?>
-        <pkg-info overwrite-permissions="true" relocatable="false" identifier="\(id)" postinstall-action="none" version="0" format-version="2" generator-version="\(generatorVersion)" install-location="/" auth="root">
-            <payload numberOfFiles="\(numberOfFiles)" installKBytes="\(installKBytes)"/>
-            <bundle-version/>
-            <upgrade-bundle/>
-            <update-bundle/>
-            <atomic-update-bundle/>
-            <strict-identifier/>
-            <relocate/>
-        </pkg-info>
-        """
+            <?xml version="1.0" encoding="utf-8"?>
+            <pkg-info overwrite-permissions="true" relocatable="false" identifier="\(id)" postinstall-action="none" version="0" format-version="2" generator-version="\(generatorVersion)" install-location="/" auth="root">
+                <payload numberOfFiles="\(numberOfFiles)" installKBytes="\(installKBytes)"/>
+                <bundle-version/>
+                <upgrade-bundle/>
+                <update-bundle/>
+                <atomic-update-bundle/>
+                <strict-identifier/>
+                <relocate/>
+            </pkg-info>
+            """
         return Array(text.utf8)
     }
 
@@ -35,24 +35,24 @@ public enum ProductArchiveDocuments {
     public static func distribution(componentName: String, installKBytes: UInt64) -> [UInt8] {
         let id = XMLEscaping.escape(componentName)
         let text = """
-        <?xml version="1.0" encoding="utf-8"?>
-        <installer-gui-script minSpecVersion="1">
-            <pkg-ref id="\(id)">
-                <bundle-version/>
-            </pkg-ref>
-            <options customize="never" require-scripts="false" hostArchitectures="x86_64,arm64"/>
-            <choices-outline>
-                <line choice="default">
-                    <line choice="\(id)"/>
-                </line>
-            </choices-outline>
-            <choice id="default"/>
-            <choice id="\(id)" visible="false">
-                <pkg-ref id="\(id)"/>
-            </choice>
-            <pkg-ref id="\(id)" version="0" onConclusion="none" installKBytes="\(installKBytes)" updateKBytes="0">#\(id).pkg</pkg-ref>
-        </installer-gui-script>
-        """
+            <?xml version="1.0" encoding="utf-8"?>
+            <installer-gui-script minSpecVersion="1">
+                <pkg-ref id="\(id)">
+                    <bundle-version/>
+                </pkg-ref>
+                <options customize="never" require-scripts="false" hostArchitectures="x86_64,arm64"/>
+                <choices-outline>
+                    <line choice="default">
+                        <line choice="\(id)"/>
+                    </line>
+                </choices-outline>
+                <choice id="default"/>
+                <choice id="\(id)" visible="false">
+                    <pkg-ref id="\(id)"/>
+                </choice>
+                <pkg-ref id="\(id)" version="0" onConclusion="none" installKBytes="\(installKBytes)" updateKBytes="0">#\(id).pkg</pkg-ref>
+            </installer-gui-script>
+            """
         return Array(text.utf8)
     }
 
@@ -68,21 +68,26 @@ public enum ProductArchiveDocuments {
 
     /// Reads a PackageInfo document strictly (no DOCTYPE, bounded).
     public static func readPackageInfo(_ bytes: [UInt8]) throws(XMLError) -> PackageInfoSummary {
-        let root = try XMLElement.parse(bytes, doctype: .forbidden, limits: XMLLimits(maxBytes: 1 << 20), maxElements: 10_000)
-        guard root.name == "pkg-info" else { throw XMLError(.content, "the root element is <\(root.name)>, not <pkg-info>") }
+        let root = try XMLElement.parse(
+            bytes, doctype: .forbidden, limits: XMLLimits(maxBytes: 1 << 20), maxElements: 10_000)
+        guard root.name == "pkg-info" else {
+            throw XMLError(.content, "the root element is <\(root.name)>, not <pkg-info>")
+        }
         let payload = root.child("payload")
         // pkgbuild, productbuild and PackageMaker differ in attribute order and in the elements
         // they add (bundle-version, upgrade-bundle, relocate, payload with or without its counts,
         // their own elements); only what the component would run matters here: its scripts.
-        return PackageInfoSummary(identifier: root.attribute("identifier"), version: root.attribute("version"),
-                                  numberOfFiles: payload?.attribute("numberOfFiles").flatMap { Int($0) },
-                                  installKBytes: payload?.attribute("installKBytes").flatMap { UInt64($0) },
-                                  scripts: root.children(named: "scripts").flatMap { $0.children.map(\.name) })
+        return PackageInfoSummary(
+            identifier: root.attribute("identifier"), version: root.attribute("version"),
+            numberOfFiles: payload?.attribute("numberOfFiles").flatMap { Int($0) },
+            installKBytes: payload?.attribute("installKBytes").flatMap { UInt64($0) },
+            scripts: root.children(named: "scripts").flatMap { $0.children.map(\.name) })
     }
 
     /// The component names (`NAME.pkg`) a Distribution's top-level pkg-refs point at.
     public static func componentReferences(inDistribution bytes: [UInt8]) throws(XMLError) -> [String] {
-        let root = try XMLElement.parse(bytes, doctype: .forbidden, limits: XMLLimits(maxBytes: 1 << 20), maxElements: 10_000)
+        let root = try XMLElement.parse(
+            bytes, doctype: .forbidden, limits: XMLLimits(maxBytes: 1 << 20), maxElements: 10_000)
         guard root.name == "installer-gui-script" || root.name == "installer-script" else {
             throw XMLError(.content, "the root element is <\(root.name)>, not <installer-gui-script>")
         }
@@ -100,7 +105,9 @@ public enum ProductArchiveDocuments {
         var bytes: [UInt8] = []
         var utf8 = Array(text.utf8)[...]
         while let byte = utf8.popFirst() {
-            if byte == 0x25, utf8.count >= 2, let value = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16) {
+            if byte == 0x25, utf8.count >= 2,
+                let value = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16)
+            {
                 bytes.append(value)
                 utf8 = utf8.dropFirst(2)
             } else {
@@ -115,7 +122,9 @@ extension String {
     /// The string without leading and trailing ASCII white space.
     func trimmingWhitespace() -> String {
         let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }
-        guard let start = firstIndex(where: { !isSpace($0) }), let end = lastIndex(where: { !isSpace($0) }) else { return "" }
+        guard let start = firstIndex(where: { !isSpace($0) }), let end = lastIndex(where: { !isSpace($0) }) else {
+            return ""
+        }
         return String(self[start...end])
     }
 }

@@ -11,15 +11,22 @@ enum ProductPackageChecker {
         let component = (parts.componentName ?? "?") + ".pkg"
         if let distribution = parts.distribution {
             do {
-                let refs = try ProductArchiveDocuments.componentReferences(inDistribution: try archive.readAll(distribution, maxBytes: 1 << 20))
+                let refs = try ProductArchiveDocuments.componentReferences(
+                    inDistribution: try archive.readAll(distribution, maxBytes: 1 << 20))
                 if !refs.contains(component) {
-                    content.findings.append(.error("shape-distribution", "Distribution",
-                        "the Distribution does not reference #\(component) (it names \(refs.isEmpty ? "nothing" : refs.joined(separator: ", ")))"))
+                    content.findings.append(
+                        .error(
+                            "shape-distribution", "Distribution",
+                            "the Distribution does not reference #\(component) (it names \(refs.isEmpty ? "nothing" : refs.joined(separator: ", ")))"
+                        ))
                 }
                 let others = Set(refs).subtracting([component]).sorted()
                 if refs.contains(component) && !others.isEmpty {
-                    content.findings.append(.error("shape-distribution", "Distribution",
-                        "the Distribution also references \(others.map { "#" + $0 }.joined(separator: ", ")); hosted content has a single component — rebuild the package"))
+                    content.findings.append(
+                        .error(
+                            "shape-distribution", "Distribution",
+                            "the Distribution also references \(others.map { "#" + $0 }.joined(separator: ", ")); hosted content has a single component — rebuild the package"
+                        ))
                 }
             } catch {
                 content.findings.append(finding(error, rule: "shape-distribution", entry: "Distribution"))
@@ -27,10 +34,14 @@ enum ProductPackageChecker {
         }
         if let packageInfo = parts.packageInfo {
             do {
-                let summary = try ProductArchiveDocuments.readPackageInfo(try archive.readAll(packageInfo, maxBytes: 1 << 20))
+                let summary = try ProductArchiveDocuments.readPackageInfo(
+                    try archive.readAll(packageInfo, maxBytes: 1 << 20))
                 if !summary.scripts.isEmpty {
-                    content.findings.append(.error("shape-packageinfo", packageInfo.path,
-                        "the PackageInfo declares install scripts (\(summary.scripts.joined(separator: ", "))); hosted content runs no scripts — rebuild the package without them"))
+                    content.findings.append(
+                        .error(
+                            "shape-packageinfo", packageInfo.path,
+                            "the PackageInfo declares install scripts (\(summary.scripts.joined(separator: ", "))); hosted content runs no scripts — rebuild the package without them"
+                        ))
                 }
             } catch {
                 content.findings.append(finding(error, rule: "shape-packageinfo", entry: packageInfo.path))
@@ -48,21 +59,27 @@ enum ProductPackageChecker {
         if let payload = parts.payload, let data = payload.data {
             let declared = bom?.declaredFileBytes ?? 0
             let offset = archive.heapOffset &+ data.offset
-            if let bomb = DecompressionBombCheck.finding(entry: payload.path, declared: declared, stored: data.length, offset: offset)
-                ?? UnpackedSizeLimit.finding(total: declared, limit: maxUnpackedBytes, declared: true, entry: payload.path) {
+            if let bomb = DecompressionBombCheck.finding(
+                entry: payload.path, declared: declared, stored: data.length, offset: offset)
+                ?? UnpackedSizeLimit.finding(
+                    total: declared, limit: maxUnpackedBytes, declared: true, entry: payload.path)
+            {
                 content.findings.append(bomb)
                 content.incomplete = true
             } else {
                 let headers = UInt64(bom?.count ?? 0) * (110 + 1026 + 4) + (1 << 20)  // newc header, name, padding
-                let cap = bom == nil ? min(data.length &* DecompressionBombCheck.maxRatio, 1 << 36) : declared &+ headers
+                let cap =
+                    bom == nil ? min(data.length &* DecompressionBombCheck.maxRatio, 1 << 36) : declared &+ headers
                 decodePayload(payload, archive: archive, bom: bom, bomFile: parts.bom, cap: cap, into: &content)
             }
         }
         return content
     }
 
-    private static func decodePayload(_ payload: XarFile, archive: XarArchive, bom original: BomIndex?, bomFile: XarFile?, cap: UInt64,
-                                      into content: inout PackageContent) {
+    private static func decodePayload(
+        _ payload: XarFile, archive: XarArchive, bom original: BomIndex?, bomFile: XarFile?, cap: UInt64,
+        into content: inout PackageContent
+    ) {
         var bom = original
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 64)
         defer { buffer.deallocate() }
@@ -74,14 +91,18 @@ enum ProductPackageChecker {
             var deferred: [String: BomIndex.Record] = [:]
             while let item = try reader.nextEntry() {
                 if item.path != "." && !item.path.hasPrefix("./") {
-                    content.findings.append(.error("shape-payload-prefix", ContentEntry.reportedPath(ofStored: item.path),
-                        "a Payload path must start with './' (found '\(item.path)'); the package was not made by pkgbuild or iapkg"))
+                    content.findings.append(
+                        .error(
+                            "shape-payload-prefix", ContentEntry.reportedPath(ofStored: item.path),
+                            "a Payload path must start with './' (found '\(item.path)'); the package was not made by pkgbuild or iapkg"
+                        ))
                 }
                 // A hard link's own bytes are what an extractor writes through it: judge them too.
                 let carriesData = item.kind == .file || item.kind == .hardlink
-                var entry = ContentEntry(rawPath: item.path, kind: ContentEntry.Kind(item.kind), permissions: item.mode & 0o7777,
-                                         size: carriesData ? item.size : 0, linkTarget: item.linkTarget,
-                                         hardlinkTarget: item.hardlinkTarget)
+                var entry = ContentEntry(
+                    rawPath: item.path, kind: ContentEntry.Kind(item.kind), permissions: item.mode & 0o7777,
+                    size: carriesData ? item.size : 0, linkTarget: item.linkTarget,
+                    hardlinkTarget: item.hardlinkTarget)
                 var sniffer = ExecutableSniffer(fileSize: item.size)
                 var checksum = BomChecksum()
                 let isPlist = entry.components == ["ContentInfo.plist"]
@@ -100,42 +121,66 @@ enum ProductPackageChecker {
                 }
                 if bom != nil {
                     let record = bom?.take(item.path)
-                    let sum = item.kind == .file || (item.kind == .hardlink && item.size > 0) ? checksum.finalize() : nil
+                    let sum =
+                        item.kind == .file || (item.kind == .hardlink && item.size > 0) ? checksum.finalize() : nil
                     if let record, item.kind == .file, item.nlink > 1, item.size == 0, record.size > 0 {
                         deferred[item.path] = record
                         compare(item, entry: entry, checksum: nil, with: record, sizeDeferred: true, into: &content)
                     } else {
                         compare(item, entry: entry, checksum: sum, with: record, into: &content)
                     }
-                    if item.kind == .hardlink, item.size > 0, let target = item.hardlinkTarget, let first = deferred.removeValue(forKey: target) {
+                    if item.kind == .hardlink, item.size > 0, let target = item.hardlinkTarget,
+                        let first = deferred.removeValue(forKey: target)
+                    {
                         var differences: [String] = []
-                        if first.size != item.size { differences.append("size (Bom: \(first.size), Payload: \(item.size))") }
-                        if let sum, first.checksum != sum { differences.append("checksum (Bom: \(first.checksum), Payload: \(sum))") }
+                        if first.size != item.size {
+                            differences.append("size (Bom: \(first.size), Payload: \(item.size))")
+                        }
+                        if let sum, first.checksum != sum {
+                            differences.append("checksum (Bom: \(first.checksum), Payload: \(sum))")
+                        }
                         if !differences.isEmpty {
-                            content.findings.append(.error("shape-bom-mismatch", target,
-                                "the Bom and the data its hard link '\(item.path)' carries disagree on " + differences.joined(separator: ", ") + "; rebuild the package"))
+                            content.findings.append(
+                                .error(
+                                    "shape-bom-mismatch", target,
+                                    "the Bom and the data its hard link '\(item.path)' carries disagree on "
+                                        + differences.joined(separator: ", ") + "; rebuild the package"))
                         }
                     }
                 }
                 content.entries.append(entry)
             }
             for (path, record) in deferred.sorted(by: { $0.key < $1.key }) {
-                content.findings.append(.error("shape-bom-mismatch", path,
-                    "the Bom and the Payload disagree on size (Bom: \(record.size), Payload: 0, and no later link of its hard-link set carries data); rebuild the package"))
+                content.findings.append(
+                    .error(
+                        "shape-bom-mismatch", path,
+                        "the Bom and the Payload disagree on size (Bom: \(record.size), Payload: 0, and no later link of its hard-link set carries data); rebuild the package"
+                    ))
             }
         } catch let error as XarError {
             content.incomplete = true
-            content.findings.append(.error(error.rule ?? "xar-data", error.entry ?? payload.path, offset: error.offset,
-                                           "\(error.message); \(error.advice)"))
+            content.findings.append(
+                .error(
+                    error.rule ?? "xar-data", error.entry ?? payload.path, offset: error.offset,
+                    "\(error.message); \(error.advice)"))
         } catch let error as PayloadError {
             if case .invalidEntry(let headerOffset, let reason) = error, reason.contains("not valid UTF-8") {
-                content.findings.append(.error("entry-name-invalid", payload.path,
-                    "the Payload entry whose header starts at decoded byte \(headerOffset) is invalid: \(reason); names must be UTF-8 — rename it and rebuild (entries after it were not checked)"))
+                content.findings.append(
+                    .error(
+                        "entry-name-invalid", payload.path,
+                        "the Payload entry whose header starts at decoded byte \(headerOffset) is invalid: \(reason); names must be UTF-8 — rename it and rebuild (entries after it were not checked)"
+                    ))
             } else if case .decompressionBomb = error {
-                content.findings.append(.error("size-declared-bomb", payload.path,
-                    "the Payload decodes to more than its Bom declares (\(error)); a decompression bomb — refuse the package"))
+                content.findings.append(
+                    .error(
+                        "size-declared-bomb", payload.path,
+                        "the Payload decodes to more than its Bom declares (\(error)); a decompression bomb — refuse the package"
+                    ))
             } else {
-                content.findings.append(.error("shape-payload", payload.path, "the Payload is not a readable compressed cpio archive: \(error)"))
+                content.findings.append(
+                    .error(
+                        "shape-payload", payload.path, "the Payload is not a readable compressed cpio archive: \(error)"
+                    ))
             }
             return
         } catch {
@@ -144,26 +189,36 @@ enum ProductPackageChecker {
             return
         }
         guard let bom, bom.hasUnseen, let bomFile,
-              let entries = try? BomReader.read(try archive.readAll(bomFile, maxBytes: 256 << 20)) else { return }
+            let entries = try? BomReader.read(try archive.readAll(bomFile, maxBytes: 256 << 20))
+        else { return }
         for path in bom.unseenPaths(in: entries).sorted() {
-            content.findings.append(.error("shape-bom-mismatch", ContentEntry.reportedPath(ofStored: path), "the Bom lists '\(path)', which the Payload does not hold"))
+            content.findings.append(
+                .error(
+                    "shape-bom-mismatch", ContentEntry.reportedPath(ofStored: path),
+                    "the Bom lists '\(path)', which the Payload does not hold"))
         }
     }
 
     /// Reports where the Bom's record and the Payload's entry differ; `sizeDeferred` leaves size and
     /// checksum to the link that carries the data.
-    private static func compare(_ item: PayloadEntry, entry: ContentEntry, checksum: UInt32?, with record: BomIndex.Record?,
-                                sizeDeferred: Bool = false, into content: inout PackageContent) {
+    private static func compare(
+        _ item: PayloadEntry, entry: ContentEntry, checksum: UInt32?, with record: BomIndex.Record?,
+        sizeDeferred: Bool = false, into content: inout PackageContent
+    ) {
         guard let record else {
-            content.findings.append(.error("shape-bom-mismatch", entry, "the Payload holds '\(item.path)', which the Bom does not list"))
+            content.findings.append(
+                .error("shape-bom-mismatch", entry, "the Payload holds '\(item.path)', which the Bom does not list"))
             return
         }
         var differences: [String] = []
-        let kindMatches: Bool = switch (record.kind, item.kind) {
-        case (.file, .file), (.directory, .directory), (.symlink, .symlink), (.device, .characterDevice), (.device, .blockDevice): true
-        case (.file, .hardlink): true
-        default: false
-        }
+        let kindMatches: Bool =
+            switch (record.kind, item.kind) {
+            case (.file, .file), (.directory, .directory), (.symlink, .symlink), (.device, .characterDevice),
+                (.device, .blockDevice):
+                true
+            case (.file, .hardlink): true
+            default: false
+            }
         if !kindMatches { differences.append("type (Bom: \(record.kind), Payload: \(entry.kind.name))") }
         let sized = (item.kind == .file || (item.kind == .hardlink && item.size > 0)) && !sizeDeferred
         if sized, record.size != item.size { differences.append("size (Bom: \(record.size), Payload: \(item.size))") }
@@ -171,14 +226,20 @@ enum ProductPackageChecker {
             differences.append("checksum (Bom: \(record.checksum), Payload: \(checksum))")
         }
         if item.kind == .symlink, record.linkTarget != item.linkTarget {
-            differences.append("link target (Bom: \(record.linkTarget ?? "none"), Payload: \(item.linkTarget ?? "none"))")
+            differences.append(
+                "link target (Bom: \(record.linkTarget ?? "none"), Payload: \(item.linkTarget ?? "none"))")
         }
         if UInt32(record.mode) & 0o7777 != item.mode & 0o7777, item.kind != .symlink {
-            differences.append("mode (Bom: \(String(record.mode & 0o7777, radix: 8)), Payload: \(String(item.mode & 0o7777, radix: 8)))")
+            differences.append(
+                "mode (Bom: \(String(record.mode & 0o7777, radix: 8)), Payload: \(String(item.mode & 0o7777, radix: 8)))"
+            )
         }
         if !differences.isEmpty {
-            content.findings.append(.error("shape-bom-mismatch", entry,
-                "the Bom and the Payload disagree on " + differences.joined(separator: ", ") + "; rebuild the package"))
+            content.findings.append(
+                .error(
+                    "shape-bom-mismatch", entry,
+                    "the Bom and the Payload disagree on " + differences.joined(separator: ", ")
+                        + "; rebuild the package"))
         }
     }
 

@@ -1,6 +1,7 @@
 import IAPCore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Streams a content file from disk in 1 MiB pieces, refusing links and files that changed size
@@ -9,7 +10,8 @@ enum SourceFileReader {
     static let chunkSize = 1 << 20
 
     /// Calls `body` with each piece of the file at `path`, which must be `expectedSize` bytes.
-    static func stream(_ path: String, expectedSize: UInt64, into body: (UnsafeRawBufferPointer) throws -> Void) throws {
+    static func stream(_ path: String, expectedSize: UInt64, into body: (UnsafeRawBufferPointer) throws -> Void) throws
+    {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard fd >= 0 else { throw SystemError("open", path: path) }
         let file = FileDescriptor(owning: fd, path: path)
@@ -25,7 +27,9 @@ enum SourceFileReader {
             try body(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
         }
         guard total == expectedSize else {
-            throw IAPKitError.failed("\(path) changed while it was being packaged (\(expectedSize) bytes when scanned, \(total) now); build again")
+            throw IAPKitError.failed(
+                "\(path) changed while it was being packaged (\(expectedSize) bytes when scanned, \(total) now); build again"
+            )
         }
     }
 }

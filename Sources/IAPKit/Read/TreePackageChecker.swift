@@ -10,8 +10,11 @@ enum TreePackageChecker {
         // Ids matter only for hard links: index them only when there are some.
         let hasHardLinks = archive.toc.files.contains { $0.hardLink != nil }
         let hasEncodedNames = archive.toc.files.contains { $0.storedName != nil }
-        let pathByID = hasHardLinks ? Dictionary(archive.toc.files.compactMap { file in file.id.map { ($0, file.path) } },
-                                                 uniquingKeysWith: { first, _ in first }) : [:]
+        let pathByID =
+            hasHardLinks
+            ? Dictionary(
+                archive.toc.files.compactMap { file in file.id.map { ($0, file.path) } },
+                uniquingKeysWith: { first, _ in first }) : [:]
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 64)
         defer { buffer.deallocate() }
         let declaredTotal = archive.toc.files.reduce(UInt64(0)) { total, file in
@@ -27,10 +30,11 @@ enum TreePackageChecker {
                 components = content.entries[parent].components + components
             }
             let stored = hasEncodedNames ? archive.toc.storedPath(ofFileAt: index) : nil
-            var entry = ContentEntry(rawPath: stored ?? file.path, components: components, kind: ContentEntry.Kind(file.type),
-                                     permissions: (file.mode ?? 0o644) & 0o7777, size: file.data?.size ?? 0,
-                                     linkTarget: file.linkTarget, hasExtendedAttributes: file.hasExtendedAttributes,
-                                     hasFlags: file.hasFlags, offset: file.data.map { archive.heapOffset &+ $0.offset })
+            var entry = ContentEntry(
+                rawPath: stored ?? file.path, components: components, kind: ContentEntry.Kind(file.type),
+                permissions: (file.mode ?? 0o644) & 0o7777, size: file.data?.size ?? 0,
+                linkTarget: file.linkTarget, hasExtendedAttributes: file.hasExtendedAttributes,
+                hasFlags: file.hasFlags, offset: file.data.map { archive.heapOffset &+ $0.offset })
             switch file.hardLink {
             case .original?: entry.kind = .file
             case .target(let id)?:
@@ -41,12 +45,18 @@ enum TreePackageChecker {
             case nil: break
             }
             if file.type != .symlink, file.linkTarget != nil {
-                content.findings.append(.error("xar-file-type", file.path, offset: entry.offset,
-                    "the entry is typed '\(file.type.xarName)' but carries a <link> target; some readers (libarchive) extract it as a symlink — rebuild the package"))
+                content.findings.append(
+                    .error(
+                        "xar-file-type", file.path, offset: entry.offset,
+                        "the entry is typed '\(file.type.xarName)' but carries a <link> target; some readers (libarchive) extract it as a symlink — rebuild the package"
+                    ))
             }
             if let data = file.data, file.type == .directory || file.type == .symlink {
-                content.findings.append(.error("entry-data-not-file", entry,
-                    "the \(file.type.xarName) carries \(data.size) bytes of data; only files hold data, and readers disagree on what to do with these — rebuild the package"))
+                content.findings.append(
+                    .error(
+                        "entry-data-not-file", entry,
+                        "the \(file.type.xarName) carries \(data.size) bytes of data; only files hold data, and readers disagree on what to do with these — rebuild the package"
+                    ))
             }
             if entry.kind == .file, file.data == nil, entry.components == ["ContentInfo.plist"] {
                 // xar writers store an empty file without <data>; it is still the plist to judge.
@@ -54,11 +64,15 @@ enum TreePackageChecker {
             }
             // Every entry's data is decoded and checked, not only regular files': a hard link or a
             // folder may carry bytes too, and some extractor may write them.
-            if let owner = archive.sharedData[index], owner < content.entries.count, entry.components != ["ContentInfo.plist"] {
+            if let owner = archive.sharedData[index], owner < content.entries.count,
+                entry.components != ["ContentInfo.plist"]
+            {
                 // The same heap bytes as an earlier file (xar --coalesce-heap): decoded once, judged as those.
                 entry.sniff = content.entries[owner].sniff
             } else if let data = file.data {
-                if let bomb = DecompressionBombCheck.finding(entry: file.path, declared: data.size, stored: data.length, offset: entry.offset) {
+                if let bomb = DecompressionBombCheck.finding(
+                    entry: file.path, declared: data.size, stored: data.length, offset: entry.offset)
+                {
                     content.findings.append(bomb)
                 } else if tooBig == nil {
                     decode(file, archive: archive, into: &entry, content: &content, buffer: buffer)
@@ -71,8 +85,10 @@ enum TreePackageChecker {
         return content
     }
 
-    private static func decode(_ file: XarFile, archive: XarArchive, into entry: inout ContentEntry,
-                               content: inout PackageContent, buffer: UnsafeMutableRawBufferPointer) {
+    private static func decode(
+        _ file: XarFile, archive: XarArchive, into entry: inout ContentEntry,
+        content: inout PackageContent, buffer: UnsafeMutableRawBufferPointer
+    ) {
         let isPlist = entry.components == ["ContentInfo.plist"]
         var sniffer = ExecutableSniffer(fileSize: entry.size)
         var plist: [UInt8] = []
@@ -88,8 +104,10 @@ enum TreePackageChecker {
             entry.sniff = sniffer.finish()
             if isPlist { content.contentInfo = plist }
         } catch {
-            content.findings.append(.error(error.rule ?? "xar-data", error.entry ?? file.path, offset: error.offset,
-                                           "\(error.message); \(error.advice)"))
+            content.findings.append(
+                .error(
+                    error.rule ?? "xar-data", error.entry ?? file.path, offset: error.offset,
+                    "\(error.message); \(error.advice)"))
         }
     }
 }

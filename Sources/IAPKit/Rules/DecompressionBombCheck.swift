@@ -10,7 +10,9 @@ enum DecompressionBombCheck {
         let (product, overflow) = stored.multipliedReportingOverflow(by: maxRatio)
         let possible = overflow ? UInt64.max : product &+ 4096
         guard declared > possible else { return nil }
-        return .error("size-declared-bomb", entry, offset: offset,
-            "the entry declares \(declared) decoded bytes from only \(stored) stored bytes, more than any compression achieves: a decompression bomb; refuse the package")
+        return .error(
+            "size-declared-bomb", entry, offset: offset,
+            "the entry declares \(declared) decoded bytes from only \(stored) stored bytes, more than any compression achieves: a decompression bomb; refuse the package"
+        )
     }
 }

@@ -35,7 +35,7 @@ public enum EntryNameRules {
 
     /// Names that are never content: Finder, version-control and Windows leftovers.
     public static func isJunk(_ name: String) -> Bool {
-        ["."+"DS_Store", "__MACOSX", ".svn", "CVS", ".git", "Thumbs.db"].contains(name) || name.hasPrefix("._")
+        ["." + "DS_Store", "__MACOSX", ".svn", "CVS", ".git", "Thumbs.db"].contains(name) || name.hasPrefix("._")
     }
 
     /// Bundle and library suffixes that mean executable code whatever the bytes are.

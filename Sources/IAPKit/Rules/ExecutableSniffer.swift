@@ -24,7 +24,9 @@ public struct ExecutableSniffer: Sendable {
             let take = min(bytes.count, Self.prefixLimit - prefix.count)
             prefix.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[0..<take]))
             if peOffset == nil, prefix.count >= 0x40, prefix[0] == 0x4D, prefix[1] == 0x5A {
-                let lfanew = UInt64(prefix[0x3C]) | UInt64(prefix[0x3D]) << 8 | UInt64(prefix[0x3E]) << 16 | UInt64(prefix[0x3F]) << 24
+                let lfanew =
+                    UInt64(prefix[0x3C]) | UInt64(prefix[0x3D]) << 8 | UInt64(prefix[0x3E]) << 16 | UInt64(prefix[0x3F])
+                    << 24
                 peOffset = lfanew
             }
         }
@@ -65,16 +67,17 @@ public struct ExecutableSniffer: Sendable {
         guard prefix.count >= 4 else { return nil }
         let magic = prefix.uint32BEAt(0)
         switch magic {
-        case 0xFEEDFACE, 0xFEEDFACF, 0xCEFAEDFE, 0xCFFAEDFE:
+        case 0xFEED_FACE, 0xFEED_FACF, 0xCEFA_EDFE, 0xCFFA_EDFE:
             return .machO
-        case 0xCAFEBABE, 0xCAFEBABF:
-            return isFatHeader(bigEndian: true, is64: magic == 0xCAFEBABF) ? .machOUniversal : nil
-        case 0xBEBAFECA, 0xBFBAFECA:
-            return isFatHeader(bigEndian: false, is64: magic == 0xBFBAFECA) ? .machOUniversal : nil
-        case 0x7F454C46:
+        case 0xCAFE_BABE, 0xCAFE_BABF:
+            return isFatHeader(bigEndian: true, is64: magic == 0xCAFE_BABF) ? .machOUniversal : nil
+        case 0xBEBA_FECA, 0xBFBA_FECA:
+            return isFatHeader(bigEndian: false, is64: magic == 0xBFBA_FECA) ? .machOUniversal : nil
+        case 0x7F45_4C46:
             return .elf
-        case 0x0061736D:
-            return prefix.count >= 8 && prefix[4] == 1 && prefix[5] == 0 && prefix[6] == 0 && prefix[7] == 0 ? .webAssembly : nil
+        case 0x0061_736D:
+            return prefix.count >= 8 && prefix[4] == 1 && prefix[5] == 0 && prefix[6] == 0 && prefix[7] == 0
+                ? .webAssembly : nil
         default:
             if prefix[0] == 0x4D, prefix[1] == 0x5A, peSignature == [0x50, 0x45, 0, 0] { return .pe }
             return nil
@@ -95,7 +98,8 @@ public struct ExecutableSniffer: Sendable {
         let entrySize = is64 ? 32 : 20
         for i in 0..<Int(count) {
             let base = 8 + i * entrySize
-            let offset: UInt64?, size: UInt64?
+            let offset: UInt64?
+            let size: UInt64?
             if is64 {
                 offset = dword(base + 8)
                 size = dword(base + 16)
@@ -104,14 +108,16 @@ public struct ExecutableSniffer: Sendable {
                 size = word(base + 12)
             }
             guard let offset, let size, offset >= UInt64(8 + Int(count) * entrySize),
-                  offset <= fileSize, size <= fileSize - offset, size > 0 else { return false }
+                offset <= fileSize, size <= fileSize - offset, size > 0
+            else { return false }
         }
         return true
     }
 }
 
-private extension Array where Element == UInt8 {
-    func uint32BEAt(_ offset: Int) -> UInt32 {
-        UInt32(self[offset]) << 24 | UInt32(self[offset + 1]) << 16 | UInt32(self[offset + 2]) << 8 | UInt32(self[offset + 3])
+extension Array where Element == UInt8 {
+    fileprivate func uint32BEAt(_ offset: Int) -> UInt32 {
+        UInt32(self[offset]) << 24 | UInt32(self[offset + 1]) << 16 | UInt32(self[offset + 2]) << 8
+            | UInt32(self[offset + 3])
     }
 }

@@ -11,8 +11,11 @@ enum LibarchiveNameCheck {
         guard let first = wrapped.first else { return [] }
         var findings: [Finding] = []
         let others = wrapped.count > 1 ? " (and \(wrapped.count - 1) more long names)" : ""
-        findings.append(.warning("xar-name-wrapped", entries[first],
-            "bsdtar (libarchive 3.x) extracts this name as '\(EntryNameRules.printable(toc.files[first].libarchiveName ?? ""))'\(others): it stops a base64 name at its first line break; Apple's xar and iapkg read the whole name — keep names under 55 bytes if packages are extracted with bsdtar"))
+        findings.append(
+            .warning(
+                "xar-name-wrapped", entries[first],
+                "bsdtar (libarchive 3.x) extracts this name as '\(EntryNameRules.printable(toc.files[first].libarchiveName ?? ""))'\(others): it stops a base64 name at its first line break; Apple's xar and iapkg read the whole name — keep names under 55 bytes if packages are extracted with bsdtar"
+            ))
         var taken: [String: Int] = [:]
         for index in entries.indices { taken[entries[index].path] = index }
         for index in wrapped {
@@ -21,8 +24,11 @@ enum LibarchiveNameCheck {
             components[components.count - 1] = cut
             let seen = components.joined(separator: "/")
             if let other = taken[seen], other != index {
-                findings.append(.error("entry-reader-collision", entries[index],
-                    "bsdtar (libarchive 3.x) extracts this entry as '\(EntryNameRules.printable(seen))', the path of '\(EntryNameRules.printable(entries[other].reportedPath))': one overwrites the other there — rename one"))
+                findings.append(
+                    .error(
+                        "entry-reader-collision", entries[index],
+                        "bsdtar (libarchive 3.x) extracts this entry as '\(EntryNameRules.printable(seen))', the path of '\(EntryNameRules.printable(entries[other].reportedPath))': one overwrites the other there — rename one"
+                    ))
             } else {
                 taken[seen] = index
             }

@@ -23,7 +23,8 @@ public enum RuleSummaries {
         "xar-name-encoding": "A xar name uses an encoding other readers do not decode, or bad base64.",
         "xar-file-type": "A xar entry's type is missing or unknown, or contradicts its fields.",
         "xar-file-id": "A xar entry's id is missing or repeated.",
-        "xar-data-fields": "A xar entry's data element lacks or repeats a field (offset, length, size, encoding, checksums).",
+        "xar-data-fields":
+            "A xar entry's data element lacks or repeats a field (offset, length, size, encoding, checksums).",
         "xar-data-range": "A xar entry's data lies outside the heap.",
         "xar-data-overlap": "Two xar entries' data overlap in the heap without being identical.",
         "xar-encoding": "A xar entry's data uses an encoding other than raw or zlib.",

@@ -8,8 +8,12 @@ enum SignatureTrust {
     static func judge(_ signatures: inout [XarSignatureCheck], anchors: [X509Certificate]) -> [Finding] {
         guard !anchors.isEmpty else { return [] }
         guard !signatures.isEmpty else {
-            return [.error("xar-signature-missing", nil,
-                           "the package is not signed, but a trust anchor was given; sign it (productsign) with a certificate issued under the anchor, or drop --trust-anchor")]
+            return [
+                .error(
+                    "xar-signature-missing", nil,
+                    "the package is not signed, but a trust anchor was given; sign it (productsign) with a certificate issued under the anchor, or drop --trust-anchor"
+                )
+            ]
         }
         var findings: [Finding] = []
         for index in signatures.indices {

@@ -11,7 +11,9 @@ enum StoredNames {
         }
         guard !stored.isEmpty else { return }
         for index in findings.indices where findings[index].storedEntry == nil {
-            if let entry = findings[index].entry, let spelling = stored[entry] { findings[index].storedEntry = spelling }
+            if let entry = findings[index].entry, let spelling = stored[entry] {
+                findings[index].storedEntry = spelling
+            }
         }
     }
 }

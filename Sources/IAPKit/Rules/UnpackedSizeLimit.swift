@@ -9,7 +9,9 @@ enum UnpackedSizeLimit {
         guard total > limit else { return nil }
         let what = declared ? "the package declares \(total) unpacked bytes" : "the content unpacks to \(total) bytes"
         let refused = declared ? " (refused before decoding)" : ""
-        return .error("size-unpacked-limit", entry, offset: nil,
-            "\(what), more than the \(limit)-byte cap\(refused); a device must store all of it — split the content, or raise the cap with --max-unpacked-size")
+        return .error(
+            "size-unpacked-limit", entry, offset: nil,
+            "\(what), more than the \(limit)-byte cap\(refused); a device must store all of it — split the content, or raise the cap with --max-unpacked-size"
+        )
     }
 }

@@ -1,6 +1,7 @@
 import IAPCore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What a content folder holds, entry by entry (path, kind, SHA-256 or link target), to tell
@@ -48,8 +49,10 @@ public struct ContentManifest: Equatable, Sendable {
                     if n == 0 { break }
                     hasher.update(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
                 }
-                items.append(Item(path: path, kind: "file", value: Hex.encode(hasher.finish()), size: UInt64(st.st_size),
-                                  mode: UInt32(st.st_mode & 0o7777)))
+                items.append(
+                    Item(
+                        path: path, kind: "file", value: Hex.encode(hasher.finish()), size: UInt64(st.st_size),
+                        mode: UInt32(st.st_mode & 0o7777)))
             default:
                 items.append(Item(path: path, kind: "other", value: ""))
             }

@@ -14,7 +14,9 @@ public enum DeliveryManifest {
 
     /// The manifest of the version folder `folder` (sorted keys, one file per line).
     public static func make(productIdentifier: String, version: String, of folder: DirectoryHandle) throws -> [UInt8] {
-        let items = try ContentManifest.of(folder).items.sorted { Array($0.path.utf8).lexicographicallyPrecedes(Array($1.path.utf8)) }
+        let items = try ContentManifest.of(folder).items.sorted {
+            Array($0.path.utf8).lexicographicallyPrecedes(Array($1.path.utf8))
+        }
         let files = items.filter { $0.kind == "file" }
         let links = items.filter { $0.kind == "symlink" }
         let total = files.reduce(UInt64(0)) { $0 &+ $1.size }
@@ -24,8 +26,10 @@ public enum DeliveryManifest {
                 + "\"sha256\": \"\(item.value)\", \"size\": \(item.size)}"
         }.joined(separator: ",")
         text += files.isEmpty ? "],\n" : "\n  ],\n"
-        text += "  \"productIdentifier\": \(JSONText.quoted(productIdentifier)),\n  \"schemaVersion\": \(schemaVersion),\n  \"symlinks\": ["
-        text += links.map { "\n    {\"path\": \(JSONText.quoted($0.path)), \"target\": \(JSONText.quoted($0.value))}" }.joined(separator: ",")
+        text +=
+            "  \"productIdentifier\": \(JSONText.quoted(productIdentifier)),\n  \"schemaVersion\": \(schemaVersion),\n  \"symlinks\": ["
+        text += links.map { "\n    {\"path\": \(JSONText.quoted($0.path)), \"target\": \(JSONText.quoted($0.value))}" }
+            .joined(separator: ",")
         text += links.isEmpty ? "],\n" : "\n  ],\n"
         text += "  \"totalBytes\": \(total),\n  \"version\": \(JSONText.quoted(version))\n}\n"
         return Array(text.utf8)
@@ -33,8 +37,9 @@ public enum DeliveryManifest {
 
     /// The bytes of `<product>/current.json` for `version` whose manifest hashes to `manifestSHA256`.
     public static func pointer(productIdentifier: String, version: String, manifestSHA256: String) -> [UInt8] {
-        Array(("{\"manifestSHA256\":\"\(manifestSHA256)\",\"productIdentifier\":\(JSONText.quoted(productIdentifier)),"
-            + "\"schemaVersion\":\(schemaVersion),\"version\":\(JSONText.quoted(version))}\n").utf8)
+        Array(
+            ("{\"manifestSHA256\":\"\(manifestSHA256)\",\"productIdentifier\":\(JSONText.quoted(productIdentifier)),"
+                + "\"schemaVersion\":\(schemaVersion),\"version\":\(JSONText.quoted(version))}\n").utf8)
     }
 
     /// Writes the manifest into a staging folder not yet visible (flushed with it).

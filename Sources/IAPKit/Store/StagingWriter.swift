@@ -69,13 +69,15 @@ final class StagingWriter {
         let resolver = SymlinkResolver(entries: allEntries)
         for entry in links {
             guard let name = entry.components.last, let target = entry.linkTarget else { continue }
-            let resolved: [String]? = switch resolver.resolve(linkAt: entry.components) {
-            case .inside(let path): path
-            case .dangling(let path): path
-            default: nil
-            }
+            let resolved: [String]? =
+                switch resolver.resolve(linkAt: entry.components) {
+                case .inside(let path): path
+                case .dangling(let path): path
+                default: nil
+                }
             guard let resolved, resolved.first == "Contents" else {
-                throw IAPKitError.failed("\(entry.rawPath): the symlink to '\(target)' does not stay inside Contents/; not written")
+                throw IAPKitError.failed(
+                    "\(entry.rawPath): the symlink to '\(target)' does not stay inside Contents/; not written")
             }
             try folder(Array(entry.components.dropLast())).makeSymlink(name, target: target)
         }

@@ -19,8 +19,11 @@ public struct UnpackOptions: Sendable {
     /// With `allowDowngrade`, also point `current` at a lower version (false: `current` only moves up).
     public var activateLowerVersions = true
 
-    public init(activate: Bool = true, keep: Int? = nil, allowDowngrade: Bool = false, force: Bool = false, strict: Bool = false,
-                maxUnpackedSize: UInt64 = ContentRules.defaultMaxUnpackedBytes, productIdentifier: String? = nil) {
+    public init(
+        activate: Bool = true, keep: Int? = nil, allowDowngrade: Bool = false, force: Bool = false,
+        strict: Bool = false,
+        maxUnpackedSize: UInt64 = ContentRules.defaultMaxUnpackedBytes, productIdentifier: String? = nil
+    ) {
         self.productIdentifier = productIdentifier
         self.maxUnpackedSize = maxUnpackedSize
         self.activate = activate

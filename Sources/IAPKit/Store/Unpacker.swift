@@ -1,8 +1,9 @@
 import IAPCore
 import PayloadKit
 import XarKit
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Unpacks untrusted packages into `ROOT/<product>/<version>/` and moves `current` atomically.
@@ -13,15 +14,19 @@ import Glibc
 /// version and `current` as they were; the next run removes its leftovers.
 public enum Unpacker {
     /// Unpacks `package` into the store at `root`.
-    public static func unpack(_ package: String, into root: String, options: UnpackOptions) throws(IAPKitError) -> UnpackReport {
+    public static func unpack(_ package: String, into root: String, options: UnpackOptions) throws(IAPKitError)
+        -> UnpackReport
+    {
         var validation: ValidationReport?
         return try unpack(package, into: root, options: options, validation: &validation)
     }
 
     /// Unpacks `package`, leaving the complete validation report in `validation` once validation ran
     /// (whether or not the package was then installed), for a caller that keeps reports.
-    public static func unpack(_ package: String, into root: String, options: UnpackOptions,
-                              validation: inout ValidationReport?) throws(IAPKitError) -> UnpackReport {
+    public static func unpack(
+        _ package: String, into root: String, options: UnpackOptions,
+        validation: inout ValidationReport?
+    ) throws(IAPKitError) -> UnpackReport {
         do {
             return try unpackUnchecked(package, into: root, options: options, validation: &validation)
         } catch let error as IAPKitError {
@@ -29,7 +34,9 @@ public enum Unpacker {
         } catch let error as SystemError {
             throw .system(error)
         } catch let error as XarError {
-            throw .invalid(path: package, findings: [.error(error.rule ?? "xar-data", error.entry, offset: error.offset, error.description)])
+            throw .invalid(
+                path: package,
+                findings: [.error(error.rule ?? "xar-data", error.entry, offset: error.offset, error.description)])
         } catch let error as PayloadError {
             throw .invalid(path: package, findings: [.error("shape-payload", nil, "\(error)")])
         } catch {
@@ -37,19 +44,25 @@ public enum Unpacker {
         }
     }
 
-    private static func unpackUnchecked(_ package: String, into rootPath: String, options: UnpackOptions,
-                                        validation: inout ValidationReport?) throws -> UnpackReport {
+    private static func unpackUnchecked(
+        _ package: String, into rootPath: String, options: UnpackOptions,
+        validation: inout ValidationReport?
+    ) throws -> UnpackReport {
         let started = PackageBuilder.monotonicSeconds()
         signal(SIGXFSZ, SIG_IGN)  // a file-size limit must surface as EFBIG, not kill us mid-write
         var st = stat()
         guard stat(package, &st) == 0, st.st_mode & S_IFMT == S_IFREG else {
             throw IAPKitError.system(SystemError("open", path: package, code: stat(package, &st) == 0 ? EISDIR : errno))
         }
-        let outcome = try PackageValidator.validatePackage(package, size: UInt64(st.st_size), options: ValidationOptions(strict: options.strict, productIdentifier: options.productIdentifier,
-                                                                                               maxUnpackedSize: options.maxUnpackedSize),
-                                                           keepArchive: true)
+        let outcome = try PackageValidator.validatePackage(
+            package, size: UInt64(st.st_size),
+            options: ValidationOptions(
+                strict: options.strict, productIdentifier: options.productIdentifier,
+                maxUnpackedSize: options.maxUnpackedSize),
+            keepArchive: true)
         validation = outcome.report
-        guard outcome.report.valid, let info = outcome.info, let archive = outcome.archive, let parts = outcome.parts else {
+        guard outcome.report.valid, let info = outcome.info, let archive = outcome.archive, let parts = outcome.parts
+        else {
             throw IAPKitError.invalid(path: package, findings: outcome.report.findings)
         }
         let version = info.contentVersion.text
@@ -63,13 +76,18 @@ public enum Unpacker {
         // A lower version not installed yet is refused before anything is written; one already
         // there is compared first, so re-running the same unpack stays a no-op.
         if downgrade && !options.allowDowngrade && !installed {
-            throw IAPKitError.refused("\(package): version \(version) is lower than the current \(current!.text) of \(info.productIdentifier); pass --allow-downgrade to install it anyway")
+            throw IAPKitError.refused(
+                "\(package): version \(version) is lower than the current \(current!.text) of \(info.productIdentifier); pass --allow-downgrade to install it anyway"
+            )
         }
         let unpackedBytes = outcome.entries.reduce(UInt64(0)) { $0 &+ ($1.kind == .file ? $1.size : 0) }
         let needed = unpackedBytes &+ UInt64(outcome.entries.count) * 4096
         let available = try product.folder.availableBytes()
         guard needed <= available else {
-            throw IAPKitError.system(SystemError("unpack \(package) (needs about \(needed) bytes, \(available) free) into", path: product.folder.path, code: ENOSPC))
+            throw IAPKitError.system(
+                SystemError(
+                    "unpack \(package) (needs about \(needed) bytes, \(available) free) into",
+                    path: product.folder.path, code: ENOSPC))
         }
 
         let stagingName = VersionStore.stagingPrefix + VersionStore.randomSuffix()
@@ -84,9 +102,11 @@ public enum Unpacker {
             try staging.sync()
             if let existing = product.folder.status(version) {
                 guard existing.st_mode & S_IFMT == S_IFDIR else {
-                    throw IAPKitError.refused("\(product.folder.child(version)) exists and is not a version folder; remove it")
+                    throw IAPKitError.refused(
+                        "\(product.folder.child(version)) exists and is not a version folder; remove it")
                 }
-                let same = try ContentManifest.of(try product.folder.openDirectory(version)) == ContentManifest.of(staging)
+                let same =
+                    try ContentManifest.of(try product.folder.openDirectory(version)) == ContentManifest.of(staging)
                 if same {
                     action = .alreadyInstalled
                     try product.folder.removeTree(stagingName)
@@ -96,7 +116,9 @@ public enum Unpacker {
                     try product.folder.removeTree(stagingName)
                     action = .replaced
                 } else {
-                    throw IAPKitError.refused("\(info.productIdentifier) \(version) is already installed with different content; pass --force to replace it")
+                    throw IAPKitError.refused(
+                        "\(info.productIdentifier) \(version) is already installed with different content; pass --force to replace it"
+                    )
                 }
             } else {
                 try product.folder.rename(stagingName, to: version)
@@ -107,7 +129,9 @@ public enum Unpacker {
             throw error
         }
 
-        if options.activate && (!downgrade || (options.allowDowngrade && options.activateLowerVersions)) && product.current()?.text != version {
+        if options.activate && (!downgrade || (options.allowDowngrade && options.activateLowerVersions))
+            && product.current()?.text != version
+        {
             try product.activate(version)
         }
         var removed: [String] = []
@@ -122,16 +146,19 @@ public enum Unpacker {
             }
         }
         try product.reconcilePointer()  // --force may have replaced the current version's manifest
-        return UnpackReport(path: package, productIdentifier: info.productIdentifier, version: version, action: action,
-                            folder: product.folder.child(version), current: product.folder.readSymlink(VersionStore.currentName),
-                            removed: removed, files: written.files, bytes: written.bytes,
-                            seconds: PackageBuilder.monotonicSeconds() - started,
-                            warnings: outcome.report.findings.filter { $0.severity == .warning })
+        return UnpackReport(
+            path: package, productIdentifier: info.productIdentifier, version: version, action: action,
+            folder: product.folder.child(version), current: product.folder.readSymlink(VersionStore.currentName),
+            removed: removed, files: written.files, bytes: written.bytes,
+            seconds: PackageBuilder.monotonicSeconds() - started,
+            warnings: outcome.report.findings.filter { $0.severity == .warning })
     }
 
     /// Writes every content entry of a validated package into `staging`, decoding the data again.
-    private static func writeContent(_ entries: [ContentEntry], archive: XarArchive, parts: PackageParts,
-                                     into staging: DirectoryHandle) throws -> (files: Int, bytes: UInt64) {
+    private static func writeContent(
+        _ entries: [ContentEntry], archive: XarArchive, parts: PackageParts,
+        into staging: DirectoryHandle
+    ) throws -> (files: Int, bytes: UInt64) {
         let writer = StagingWriter(root: staging, entryCount: entries.count)
         switch parts.shape {
         case .tree:
@@ -147,7 +174,8 @@ public enum Unpacker {
             guard let payload = parts.payload else { throw IAPKitError.failed("the package has no Payload") }
             let total = entries.reduce(UInt64(0)) { $0 &+ $1.size }
             let stream = try archive.dataStream(for: payload)
-            let reader = try PayloadReader(maxDecodedBytes: total &+ UInt64(entries.count) * 1140 &+ (1 << 20)) { buffer in
+            let reader = try PayloadReader(maxDecodedBytes: total &+ UInt64(entries.count) * 1140 &+ (1 << 20)) {
+                buffer in
                 try stream.read(into: buffer)
             }
             var index = 0

@@ -1,6 +1,7 @@
 import IAPCore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A server's folder of unpacked content: `ROOT/<product>/<version>/` and `ROOT/<product>/current`,
@@ -55,7 +56,8 @@ public struct VersionStore {
         public func versions() throws -> [ContentVersion] {
             try folder.names().compactMap { name in
                 guard !name.hasPrefix("."), name != VersionStore.currentName,
-                      let st = folder.status(name), st.st_mode & S_IFMT == S_IFDIR else { return nil }
+                    let st = folder.status(name), st.st_mode & S_IFMT == S_IFDIR
+                else { return nil }
                 return ContentVersion(name)
             }.sorted()
         }
@@ -86,11 +88,14 @@ public struct VersionStore {
         /// removed if there is no link).
         public func reconcilePointer() throws {
             guard let version = folder.readSymlink(VersionStore.currentName), folder.status(version) != nil else {
-                if folder.status(DeliveryManifest.pointerName) != nil { try folder.removeTree(DeliveryManifest.pointerName) }
+                if folder.status(DeliveryManifest.pointerName) != nil {
+                    try folder.removeTree(DeliveryManifest.pointerName)
+                }
                 return
             }
             let sha = try DeliveryManifest.ensure(productIdentifier: productIdentifier, version: version, in: folder)
-            let wanted = DeliveryManifest.pointer(productIdentifier: productIdentifier, version: version, manifestSHA256: sha)
+            let wanted = DeliveryManifest.pointer(
+                productIdentifier: productIdentifier, version: version, manifestSHA256: sha)
             if (try? folder.readFile(DeliveryManifest.pointerName, limit: 4096)) != wanted {
                 try folder.writeAtomically(DeliveryManifest.pointerName, wanted)
             }
@@ -107,8 +112,10 @@ public struct VersionStore {
         /// Deletes staging and trash folders that a killed run left behind (we hold the lock).
         public func removeStaleWork() throws {
             for name in try folder.names()
-            where name.hasPrefix(VersionStore.stagingPrefix) || name.hasPrefix(VersionStore.trashPrefix) || name.hasPrefix(".current-")
-                || name.hasPrefix(".\(DeliveryManifest.pointerName).tmp-") {
+            where name.hasPrefix(VersionStore.stagingPrefix) || name.hasPrefix(VersionStore.trashPrefix)
+                || name.hasPrefix(".current-")
+                || name.hasPrefix(".\(DeliveryManifest.pointerName).tmp-")
+            {
                 try folder.removeTree(name)
             }
             try reconcilePointer()
@@ -117,7 +124,9 @@ public struct VersionStore {
 
     /// Opens (creating it if `create`) and locks the folder of `productIdentifier`.
     public func lockProduct(_ productIdentifier: String, create: Bool) throws -> LockedProduct {
-        let folder = create ? try root.makeOrOpenDirectory(productIdentifier, mode: 0o755) : try root.openDirectory(productIdentifier)
+        let folder =
+            create
+            ? try root.makeOrOpenDirectory(productIdentifier, mode: 0o755) : try root.openDirectory(productIdentifier)
         return try LockedProduct(productIdentifier: productIdentifier, folder: folder)
     }
 
@@ -126,8 +135,11 @@ public struct VersionStore {
     public func products() throws -> [String] {
         try root.names().filter { name in
             guard ProductIdentifier.isValid(name), let st = root.status(name), st.st_mode & S_IFMT == S_IFDIR,
-                  let folder = try? root.openDirectory(name), let names = try? folder.names() else { return false }
-            return names.contains { $0 == VersionStore.lockName || $0 == VersionStore.currentName || ContentVersion($0) != nil }
+                let folder = try? root.openDirectory(name), let names = try? folder.names()
+            else { return false }
+            return names.contains {
+                $0 == VersionStore.lockName || $0 == VersionStore.currentName || ContentVersion($0) != nil
+            }
         }
     }
 

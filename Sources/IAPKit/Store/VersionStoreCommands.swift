@@ -1,6 +1,7 @@
 import IAPCore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What a version store holds, for `iapkg list`.
@@ -36,14 +37,16 @@ public enum VersionStoreCommands {
                 let current = folder.readSymlink(VersionStore.currentName)
                 let versions = try folder.names().compactMap { entry -> ContentVersion? in
                     guard !entry.hasPrefix("."), entry != VersionStore.currentName,
-                          let st = folder.status(entry), st.st_mode & S_IFMT == S_IFDIR else { return nil }
+                        let st = folder.status(entry), st.st_mode & S_IFMT == S_IFDIR
+                    else { return nil }
                     return ContentVersion(entry)
                 }.sorted()
                 var listed: [StoreListing.Version] = []
                 for version in versions {
                     guard let handle = try? folder.openDirectory(version.text) else { continue }  // removed meanwhile
                     let (files, bytes) = try measure(handle)
-                    listed.append(.init(version: version.text, files: files, bytes: bytes, current: version.text == current))
+                    listed.append(
+                        .init(version: version.text, files: files, bytes: bytes, current: version.text == current))
                 }
                 products.append(.init(productIdentifier: name, current: current, versions: listed))
             }
@@ -57,7 +60,9 @@ public enum VersionStoreCommands {
 
     /// Points `current` of `productIdentifier` at `version` (rolling back or forward). Returns the previous one.
     @discardableResult
-    public static func activate(_ root: String, productIdentifier: String, version: String) throws(IAPKitError) -> String? {
+    public static func activate(_ root: String, productIdentifier: String, version: String) throws(IAPKitError)
+        -> String?
+    {
         guard ProductIdentifier.isValid(productIdentifier) else {
             throw .refused("'\(productIdentifier)' is not a valid product identifier")
         }
@@ -70,7 +75,9 @@ public enum VersionStoreCommands {
             let product = try store.lockProduct(productIdentifier, create: false)
             guard let st = product.folder.status(version), st.st_mode & S_IFMT == S_IFDIR else {
                 let have = try product.versions().map(\.text).joined(separator: ", ")
-                throw IAPKitError.refused("\(productIdentifier) has no version \(version) in \(root) (installed: \(have.isEmpty ? "none" : have))")
+                throw IAPKitError.refused(
+                    "\(productIdentifier) has no version \(version) in \(root) (installed: \(have.isEmpty ? "none" : have))"
+                )
             }
             let previous = product.folder.readSymlink(VersionStore.currentName)
             if previous != version { try product.activate(version) } else { try product.reconcilePointer() }

@@ -12,11 +12,14 @@ struct NewcBuilder {
     }
 
     /// Appends an entry; `check` overrides the computed newc-crc sum.
-    mutating func add(_ name: String, mode: UInt32, data: [UInt8] = [], ino: UInt64 = 0, nlink: UInt64 = 1,
-                      check: UInt64? = nil) {
+    mutating func add(
+        _ name: String, mode: UInt32, data: [UInt8] = [], ino: UInt64 = 0, nlink: UInt64 = 1,
+        check: UInt64? = nil
+    ) {
         let sum = crc ? data.reduce(UInt64(0)) { ($0 + UInt64($1)) & 0xffff_ffff } : 0
         let nameBytes = Array(name.utf8) + [0]
-        let fields = (crc ? "070702" : "070701") + Self.hex(ino) + Self.hex(UInt64(mode)) + Self.hex(0) + Self.hex(0)
+        let fields =
+            (crc ? "070702" : "070701") + Self.hex(ino) + Self.hex(UInt64(mode)) + Self.hex(0) + Self.hex(0)
             + Self.hex(nlink) + Self.hex(0) + Self.hex(UInt64(data.count)) + Self.hex(0) + Self.hex(0)
             + Self.hex(0) + Self.hex(0) + Self.hex(UInt64(nameBytes.count)) + Self.hex(check ?? sum)
         bytes += Array(fields.utf8) + nameBytes

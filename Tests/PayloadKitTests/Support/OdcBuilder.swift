@@ -10,24 +10,32 @@ struct OdcBuilder {
     }
 
     /// The 76-byte header plus NUL-terminated name for one entry.
-    static func header(name: [UInt8], mode: UInt32, size: UInt64, ino: UInt64 = 0, nlink: UInt64 = 1,
-                       mtime: UInt64 = 0, dev: UInt64 = 0, uid: UInt64 = 0, gid: UInt64 = 0) -> [UInt8] {
-        let fields = "070707" + octal(dev, width: 6) + octal(ino, width: 6) + octal(UInt64(mode), width: 6)
+    static func header(
+        name: [UInt8], mode: UInt32, size: UInt64, ino: UInt64 = 0, nlink: UInt64 = 1,
+        mtime: UInt64 = 0, dev: UInt64 = 0, uid: UInt64 = 0, gid: UInt64 = 0
+    ) -> [UInt8] {
+        let fields =
+            "070707" + octal(dev, width: 6) + octal(ino, width: 6) + octal(UInt64(mode), width: 6)
             + octal(uid, width: 6) + octal(gid, width: 6) + octal(nlink, width: 6) + octal(0, width: 6)
             + octal(mtime, width: 11) + octal(UInt64(name.count + 1), width: 6) + octal(size, width: 11)
         return Array(fields.utf8) + name + [0]
     }
 
     /// Appends an entry with `data` as its body.
-    mutating func add(_ name: String, mode: UInt32, data: [UInt8] = [], ino: UInt64 = 0, nlink: UInt64 = 1,
-                      mtime: UInt64 = 0) {
+    mutating func add(
+        _ name: String, mode: UInt32, data: [UInt8] = [], ino: UInt64 = 0, nlink: UInt64 = 1,
+        mtime: UInt64 = 0
+    ) {
         add(nameBytes: Array(name.utf8), mode: mode, data: data, ino: ino, nlink: nlink, mtime: mtime)
     }
 
     /// Appends an entry whose name is given as raw bytes (which may be invalid UTF-8).
-    mutating func add(nameBytes: [UInt8], mode: UInt32, data: [UInt8] = [], ino: UInt64 = 0, nlink: UInt64 = 1,
-                      mtime: UInt64 = 0) {
-        bytes += Self.header(name: nameBytes, mode: mode, size: UInt64(data.count), ino: ino, nlink: nlink, mtime: mtime)
+    mutating func add(
+        nameBytes: [UInt8], mode: UInt32, data: [UInt8] = [], ino: UInt64 = 0, nlink: UInt64 = 1,
+        mtime: UInt64 = 0
+    ) {
+        bytes += Self.header(
+            name: nameBytes, mode: mode, size: UInt64(data.count), ino: ino, nlink: nlink, mtime: mtime)
         bytes += data
     }
 

@@ -10,7 +10,8 @@ enum SampleContent {
 
     static let modificationTime: Int64 = 1_700_000_000
 
-    static let plist = Array("""
+    static let plist = Array(
+        """
         <?xml version="1.0" encoding="UTF-8"?>
         <plist version="1.0"><dict><key>IAPProductIdentifier</key><string>com.example.levels</string>\
         <key>ContentVersion</key><string>1.0</string></dict></plist>
@@ -47,8 +48,10 @@ enum SampleContent {
             case .directory(let path, let mode):
                 try writer.addDirectory(path: path, mode: mode, modificationTime: modificationTime)
             case .file(let path, let mode, let data):
-                try writer.addFile(path: path, mode: mode, modificationTime: modificationTime,
-                                   size: UInt64(data.count)) { write in
+                try writer.addFile(
+                    path: path, mode: mode, modificationTime: modificationTime,
+                    size: UInt64(data.count)
+                ) { write in
                     var offset = 0
                     while offset < data.count {
                         let end = min(data.count, offset + 300)

@@ -11,11 +11,14 @@ enum SampleTree {
 
     /// Writes the sample archive to `path`; `checksum` picks the digest; with `inPlaceRoom`, the heap
     /// is written straight into the output after that many reserved bytes.
-    static func write(to path: String, in directory: TemporaryDirectory, checksum: DigestAlgorithm = .sha1,
-                      inPlaceRoom: Int? = nil) throws {
+    static func write(
+        to path: String, in directory: TemporaryDirectory, checksum: DigestAlgorithm = .sha1,
+        inPlaceRoom: Int? = nil
+    ) throws {
         let options = XarWriterOptions(checksum: checksum, creationTime: time)
         let output = try FileDescriptor.createExclusive(path, readable: true)
-        let writer = try inPlaceRoom.map { try XarWriter(directTo: output, reservedBytes: $0, options: options) }
+        let writer =
+            try inPlaceRoom.map { try XarWriter(directTo: output, reservedBytes: $0, options: options) }
             ?? XarWriter(temporaryDirectory: directory.path, options: options)
         try writer.addFile(path: "Distribution", mtime: time, encoding: .zlib) { write in
             try distribution.withUnsafeBytes { try write($0) }

@@ -34,8 +34,10 @@ struct XarFixture {
     var editHeap: ([UInt8]) -> [UInt8] = { $0 }
 
     /// The `<file>` element of file `index` (1-based id), as `tocXML` writes it.
-    static func fileXML(id: Int, name: String, offset: Int, length: Int, size: Int, encoding: String,
-                        archived: [UInt8], extracted: [UInt8]) -> String {
+    static func fileXML(
+        id: Int, name: String, offset: Int, length: Int, size: Int, encoding: String,
+        archived: [UInt8], extracted: [UInt8]
+    ) -> String {
         "<file id=\"\(id)\"><name>\(name)</name><type>file</type><mode>0644</mode><uid>0</uid><gid>0</gid>"
             + "<data><offset>\(offset)</offset><length>\(length)</length><size>\(size)</size>"
             + "<encoding style=\"\(encoding)\"/>"
@@ -48,15 +50,19 @@ struct XarFixture {
         var data: [UInt8] = []
         var fileElements = ""
         for (index, file) in files.enumerated() {
-            let stored = try file.encoded
-                ?? (file.encoding == "application/x-gzip" ? Deflater.compress(file.content, format: .zlib) : file.content)
-            fileElements += Self.fileXML(id: index + 1, name: file.name, offset: 20 + data.count, length: stored.count,
-                                         size: file.declaredSize ?? file.content.count, encoding: file.encoding,
-                                         archived: DigestHasher.digest(.sha1, of: stored),
-                                         extracted: DigestHasher.digest(.sha1, of: file.content))
+            let stored =
+                try file.encoded
+                ?? (file.encoding == "application/x-gzip"
+                    ? Deflater.compress(file.content, format: .zlib) : file.content)
+            fileElements += Self.fileXML(
+                id: index + 1, name: file.name, offset: 20 + data.count, length: stored.count,
+                size: file.declaredSize ?? file.content.count, encoding: file.encoding,
+                archived: DigestHasher.digest(.sha1, of: stored),
+                extracted: DigestHasher.digest(.sha1, of: file.content))
             data += stored
         }
-        let xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<xar><toc>"
+        let xml =
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<xar><toc>"
             + "<checksum style=\"sha1\"><offset>0</offset><size>20</size></checksum>"
             + "<creation-time>2024-01-01T00:00:00Z</creation-time>" + fileElements + "</toc></xar>\n"
         let text = Array(editTOC(xml).utf8)

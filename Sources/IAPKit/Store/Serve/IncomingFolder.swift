@@ -1,6 +1,7 @@
 import IAPCore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The folder packages are dropped into, and its bookkeeping folders (all on one file system):
@@ -42,7 +43,9 @@ final class IncomingFolder: @unchecked Sendable {
     func waiting(settled: Double) throws -> (names: [String], younger: Bool) {
         var younger = false
         let names = try folder.names().filter { name in
-            guard Self.isPackageName(name), let st = folder.status(name), st.st_mode & S_IFMT == S_IFREG else { return false }
+            guard Self.isPackageName(name), let st = folder.status(name), st.st_mode & S_IFMT == S_IFREG else {
+                return false
+            }
             if (folder.age(name) ?? 0) >= settled { return true }
             younger = true
             return false
@@ -59,7 +62,10 @@ final class IncomingFolder: @unchecked Sendable {
     /// (try again later), nil if it is gone.
     func claim(_ name: String) throws -> Bool? {
         let claimed = try folder.renameNoReplace(name, to: name, in: processing)
-        if claimed == true { try processing.sync(); try folder.sync() }
+        if claimed == true {
+            try processing.sync()
+            try folder.sync()
+        }
         return claimed
     }
 
@@ -68,7 +74,9 @@ final class IncomingFolder: @unchecked Sendable {
         for destination in [accepted, rejected] {
             for name in try destination.names() where name.hasPrefix(".") && name.hasSuffix(Self.pendingSuffix) {
                 let package = String(name.dropFirst().dropLast(Self.pendingSuffix.count))
-                if destination.status(package) != nil, try destination.renameNoReplace(name, to: package + Self.reportSuffix) == true {
+                if destination.status(package) != nil,
+                    try destination.renameNoReplace(name, to: package + Self.reportSuffix) == true
+                {
                     continue
                 }
                 try destination.removeTree(name)
@@ -87,7 +95,8 @@ final class IncomingFolder: @unchecked Sendable {
             let target = attempt == 0 ? name : "\(stem)-\(attempt).pkg"
             let pending = "." + target + Self.pendingSuffix
             guard destination.status(target) == nil, destination.status(target + Self.reportSuffix) == nil,
-                  destination.status(pending) == nil else { continue }
+                destination.status(pending) == nil
+            else { continue }
             let file: FileDescriptor
             do {
                 file = try destination.createFile(pending, mode: 0o644)

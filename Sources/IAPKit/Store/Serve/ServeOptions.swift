@@ -15,7 +15,10 @@ public struct ServeOptions: Sendable {
     /// A package found by a scan is taken only once it is this many seconds old.
     public var settleSeconds: Double
 
-    public init(incoming: String, root: String, unpack: UnpackOptions, jobs: Int, rescanSeconds: Double = 30, settleSeconds: Double = 2) {
+    public init(
+        incoming: String, root: String, unpack: UnpackOptions, jobs: Int, rescanSeconds: Double = 30,
+        settleSeconds: Double = 2
+    ) {
         self.incoming = incoming
         self.root = root
         self.unpack = unpack

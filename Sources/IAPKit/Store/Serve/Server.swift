@@ -1,6 +1,7 @@
 import IAPCore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `iapkg serve`: watches a folder and installs each complete package that arrives, exactly once.
@@ -32,7 +33,8 @@ public final class Server: @unchecked Sendable {
     private var youngerSeen = false  // main thread only
 
     /// Opens the incoming folder (creating `.processing/`, `accepted/`, `rejected/`) and the store.
-    public init(options: ServeOptions, render: @escaping ReportRenderer, sink: @escaping EventSink) throws(IAPKitError) {
+    public init(options: ServeOptions, render: @escaping ReportRenderer, sink: @escaping EventSink) throws(IAPKitError)
+    {
         self.options = options
         self.render = render
         self.sink = sink
@@ -79,14 +81,19 @@ public final class Server: @unchecked Sendable {
         var lastScan = PackageBuilder.monotonicSeconds()
         while true {
             // A scan that left young files looks again once they have settled.
-            let interval = youngerSeen ? min(options.rescanSeconds, options.settleSeconds + 0.05) : options.rescanSeconds
+            let interval =
+                youngerSeen ? min(options.rescanSeconds, options.settleSeconds + 0.05) : options.rescanSeconds
             let wait = max(0, interval - (PackageBuilder.monotonicSeconds() - lastScan))
-            let ready = waitReadable([watch.descriptor, stop.descriptor], milliseconds: Int32(min(wait, 60) * 1000) + 1)
+            let ready = waitReadable(
+                [watch.descriptor, stop.descriptor], milliseconds: Int32(min(wait, 60) * 1000) + 1)
             if stop.takeRequest() { break }
             if ready.contains(watch.descriptor) {
                 let batch = try watch.read()
                 for name in batch.names where IncomingFolder.isPackageName(name) { enqueue(.arrived(name)) }
-                if batch.overflowed { try scan(); lastScan = PackageBuilder.monotonicSeconds() }
+                if batch.overflowed {
+                    try scan()
+                    lastScan = PackageBuilder.monotonicSeconds()
+                }
             }
             if PackageBuilder.monotonicSeconds() - lastScan >= interval {
                 try scan()
@@ -152,7 +159,8 @@ public final class Server: @unchecked Sendable {
         let started = PackageBuilder.monotonicSeconds()
         let path = incoming.processing.child(name)
         var validation: ValidationReport?
-        var input = ServeReportInput(path: incoming.folder.child(name), validation: nil, failure: nil, unreadable: false)
+        var input = ServeReportInput(
+            path: incoming.folder.child(name), validation: nil, failure: nil, unreadable: false)
         var report: UnpackReport?
         do {
             report = try Unpacker.unpack(path, into: options.root, options: options.unpack, validation: &validation)
@@ -168,17 +176,24 @@ public final class Server: @unchecked Sendable {
         do {
             moved = try incoming.commit(name, accepted: accepted, report: render(input))
         } catch {
-            sink(ServeEvent(file: name, productIdentifier: validation?.productIdentifier, version: validation?.contentVersion, outcome: .rejected,
-                            action: nil, movedTo: path, current: nil, findings: findings, message: "left in \(path) for the next start: \(error)",
-                            seconds: PackageBuilder.monotonicSeconds() - started))
+            sink(
+                ServeEvent(
+                    file: name, productIdentifier: validation?.productIdentifier, version: validation?.contentVersion,
+                    outcome: .rejected,
+                    action: nil, movedTo: path, current: nil, findings: findings,
+                    message: "left in \(path) for the next start: \(error)",
+                    seconds: PackageBuilder.monotonicSeconds() - started))
             return
         }
         guard let moved else { return }
         let errors = validation?.errors ?? 0
         let message = input.failure ?? (accepted ? nil : "invalid: \(errors) error\(errors == 1 ? "" : "s")")
-        sink(ServeEvent(file: name, productIdentifier: validation?.productIdentifier, version: validation?.contentVersion,
-                        outcome: accepted ? .accepted : .rejected, action: report?.action, movedTo: moved, current: report?.current,
-                        findings: findings, message: message, seconds: PackageBuilder.monotonicSeconds() - started))
+        sink(
+            ServeEvent(
+                file: name, productIdentifier: validation?.productIdentifier, version: validation?.contentVersion,
+                outcome: accepted ? .accepted : .rejected, action: report?.action, movedTo: moved,
+                current: report?.current,
+                findings: findings, message: message, seconds: PackageBuilder.monotonicSeconds() - started))
     }
 }
 

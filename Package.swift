@@ -50,8 +50,10 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], exclude: ["Schemas"]),
         .executableTarget(name: "iapkg", dependencies: ["IAPKitCLI"]),
-        // A mutation fuzzer: truncated and bit-flipped packages through the reader and the validator.
-        .executableTarget(name: "iapkg-fuzz", dependencies: ["IAPKit", "XarKit", "IAPCore"], exclude: ["README.md"]),
+        // libFuzzer targets, one per parser of untrusted bytes (`.ci/fuzz` builds them with
+        // -sanitize=fuzzer,address -DFUZZING); a plain build makes `iapkg-fuzz TARGET FILE…`, which replays inputs.
+        .target(name: "FuzzTargets", dependencies: ["IAPKit", "XarKit", "BomKit", "PayloadKit", "XMLKit", "IAPCore"]),
+        .executableTarget(name: "iapkg-fuzz", dependencies: ["FuzzTargets"], exclude: ["README.md"]),
 
         .testTarget(name: "IAPCoreTests", dependencies: ["IAPCore"]),
         .testTarget(name: "XMLKitTests", dependencies: ["XMLKit"]),
@@ -60,6 +62,10 @@ let package = Package(
         .testTarget(name: "PayloadKitTests", dependencies: ["PayloadKit", "IAPCore"]),
         .testTarget(name: "IAPKitTests", dependencies: ["IAPKit", "XarKit", "BomKit", "PayloadKit", "XMLKit", "IAPCore"]),
         .testTarget(name: "IAPKitCLITests", dependencies: ["IAPKitCLI", "IAPKit", "IAPCore"]),
+        .testTarget(
+            name: "FuzzTargetsTests",
+            dependencies: ["FuzzTargets", "IAPKit", "XarKit", "BomKit", "PayloadKit", "IAPCore"],
+            exclude: ["Corpus", "Dictionaries", "Regressions"]),
         .testTarget(name: "EndToEndTests", dependencies: ["IAPKit", "XarKit", "BomKit", "IAPCore"], exclude: ["Fixtures"]),
     ]
 )

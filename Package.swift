@@ -38,17 +38,19 @@ let package = Package(
         // The xar container: header, TOC, heap, checksums; a strict reader and a reproducible writer.
         .target(name: "XarKit", dependencies: ["IAPCore", "XMLKit"]),
         // The BOMStore "bill of materials" of a component package.
-        .target(name: "BomKit", dependencies: []),
+        .target(name: "BomKit", dependencies: ["IAPCore"]),
         // The component Payload: cpio (odc) written through libarchive; read by our own parser,
         // compressed with gzip, bzip2 or xz.
         .target(name: "PayloadKit", dependencies: ["CLibArchive", "IAPCore"]),
         // The domain: content folders, ContentInfo, rules, build, inspect, validate, unpack.
         .target(name: "IAPKit", dependencies: ["IAPCore", "XMLKit", "XarKit", "BomKit", "PayloadKit"]),
         // Commands, options, text/JSON/JUnit rendering, exit codes.
-        .target(name: "IAPKitCLI", dependencies: [
-            "IAPKit", "XMLKit", "XarKit",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ], exclude: ["Schemas"]),
+        .target(
+            name: "IAPKitCLI",
+            dependencies: [
+                "IAPKit", "XMLKit", "XarKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ], exclude: ["Schemas"]),
         .executableTarget(name: "iapkg", dependencies: ["IAPKitCLI"]),
         // libFuzzer targets, one per parser of untrusted bytes (`.ci/fuzz` builds them with
         // -sanitize=fuzzer,address -DFUZZING); a plain build makes `iapkg-fuzz TARGET FILE…`, which replays inputs.
@@ -60,12 +62,14 @@ let package = Package(
         .testTarget(name: "XarKitTests", dependencies: ["XarKit", "IAPCore"]),
         .testTarget(name: "BomKitTests", dependencies: ["BomKit"]),
         .testTarget(name: "PayloadKitTests", dependencies: ["PayloadKit", "IAPCore"]),
-        .testTarget(name: "IAPKitTests", dependencies: ["IAPKit", "XarKit", "BomKit", "PayloadKit", "XMLKit", "IAPCore"]),
+        .testTarget(
+            name: "IAPKitTests", dependencies: ["IAPKit", "XarKit", "BomKit", "PayloadKit", "XMLKit", "IAPCore"]),
         .testTarget(name: "IAPKitCLITests", dependencies: ["IAPKitCLI", "IAPKit", "IAPCore"]),
         .testTarget(
             name: "FuzzTargetsTests",
             dependencies: ["FuzzTargets", "IAPKit", "XarKit", "BomKit", "PayloadKit", "IAPCore"],
             exclude: ["Corpus", "Dictionaries", "Regressions"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["IAPKit", "XarKit", "BomKit", "IAPCore"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "EndToEndTests", dependencies: ["IAPKit", "XarKit", "BomKit", "IAPCore"], exclude: ["Fixtures"]),
     ]
 )

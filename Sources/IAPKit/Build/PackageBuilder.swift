@@ -1,4 +1,5 @@
 import IAPCore
+import IAPRules
 import XMLKit
 import XarKit
 
@@ -59,8 +60,8 @@ public enum PackageBuilder {
             throw IAPKitError.invalid(
                 path: folder,
                 findings: [
-                    .error(
-                        "size-package-limit", nil,
+                    Rule.sizePackageLimit.finding(
+                        nil,
                         "the package would be \(size) bytes, over the 2 GiB (2,147,483,648 bytes) Apple accepts; split the content into several products"
                     )
                 ])
@@ -119,8 +120,8 @@ public enum PackageBuilder {
             return (
                 nil, [],
                 [
-                    .error(
-                        "plist-size", "ContentInfo.plist",
+                    Rule.plistSize.finding(
+                        "ContentInfo.plist",
                         "ContentInfo.plist is \(source.entry.size) bytes; at most 1 MiB is allowed")
                 ]
             )

@@ -1,4 +1,5 @@
 import IAPCore
+import IAPRules
 import XMLKit
 
 #if canImport(Glibc)
@@ -38,7 +39,7 @@ public enum VersionBumper {
             guard status.st_size <= ContentInfo.maxBytes else {
                 throw IAPKitError.invalid(
                     path: plistPath,
-                    findings: [.error("plist-size", "ContentInfo.plist", "the file is larger than 1 MiB")])
+                    findings: [Rule.plistSize.finding("ContentInfo.plist", "the file is larger than 1 MiB")])
             }
             bytes = try file.read(count: Int(status.st_size), at: 0)
         } catch let error as IAPKitError {
@@ -82,7 +83,7 @@ public enum VersionBumper {
         } catch let error as IAPKitError {
             throw error
         } catch {
-            throw .invalid(path: plistPath, findings: [.error("plist-syntax", "ContentInfo.plist", "\(error)")])
+            throw .invalid(path: plistPath, findings: [Rule.plistSyntax.finding("ContentInfo.plist", "\(error)")])
         }
         do {
             try replaceFile(plistPath, with: updated, mode: mode)

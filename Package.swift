@@ -42,20 +42,23 @@ let package = Package(
         // The xar container: header, TOC, heap, checksums; a strict reader and a reproducible writer.
         .target(name: "XarKit", dependencies: ["IAPRules", "IAPCore", "XMLKit"]),
         // The BOMStore "bill of materials" of a component package.
-        .target(name: "BomKit", dependencies: []),
+        .target(name: "BomKit", dependencies: ["IAPCore"]),
         // The component Payload: cpio (odc) written through libarchive; read by our own parser,
         // compressed with gzip, bzip2 or xz.
         .target(name: "PayloadKit", dependencies: ["CLibArchive", "IAPCore"]),
         // The domain: content folders, ContentInfo, rules, build, inspect, validate, unpack.
         .target(name: "IAPKit", dependencies: ["IAPRules", "IAPCore", "XMLKit", "XarKit", "BomKit", "PayloadKit"]),
         // Commands, options, text/JSON/JUnit rendering, exit codes.
-        .target(name: "IAPKitCLI", dependencies: [
-            "IAPKit", "IAPRules", "XMLKit", "XarKit",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ], exclude: ["Schemas"]),
+        .target(
+            name: "IAPKitCLI",
+            dependencies: [
+                "IAPKit", "IAPRules", "XMLKit", "XarKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ], exclude: ["Schemas"]),
         .executableTarget(name: "iapkg", dependencies: ["IAPKitCLI"]),
         // A mutation fuzzer: truncated and bit-flipped packages through the reader and the validator.
-        .executableTarget(name: "iapkg-fuzz", dependencies: ["IAPKit", "IAPRules", "XarKit", "IAPCore"], exclude: ["README.md"]),
+        .executableTarget(
+            name: "iapkg-fuzz", dependencies: ["IAPKit", "IAPRules", "XarKit", "IAPCore"], exclude: ["README.md"]),
 
         .testTarget(name: "IAPRulesTests", dependencies: ["IAPRules"]),
         .testTarget(name: "IAPCoreTests", dependencies: ["IAPCore"]),
@@ -63,8 +66,12 @@ let package = Package(
         .testTarget(name: "XarKitTests", dependencies: ["XarKit", "IAPRules", "IAPCore"]),
         .testTarget(name: "BomKitTests", dependencies: ["BomKit"]),
         .testTarget(name: "PayloadKitTests", dependencies: ["PayloadKit", "IAPCore"]),
-        .testTarget(name: "IAPKitTests", dependencies: ["IAPKit", "IAPRules", "XarKit", "BomKit", "PayloadKit", "XMLKit", "IAPCore"]),
+        .testTarget(
+            name: "IAPKitTests",
+            dependencies: ["IAPKit", "IAPRules", "XarKit", "BomKit", "PayloadKit", "XMLKit", "IAPCore"]),
         .testTarget(name: "IAPKitCLITests", dependencies: ["IAPKitCLI", "IAPKit", "IAPRules", "IAPCore"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["IAPKit", "IAPRules", "XarKit", "BomKit", "IAPCore"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "EndToEndTests", dependencies: ["IAPKit", "IAPRules", "XarKit", "BomKit", "IAPCore"],
+            exclude: ["Fixtures"]),
     ]
 )

@@ -7,7 +7,7 @@ import XMLKit
 /// digest itself (not hashed again); `CMS` is a detached SignedData over the same digest bytes.
 enum XarSignatureVerifier {
     /// Largest signature read (real ones are 256 bytes to ~10 KiB).
-    static let maxSignatureBytes: UInt64 = 1 << 20
+    static let maxSignatureBytes = Limits.signatureBytes
     /// Most certificates read per signature.
     static let maxCertificates = 16
 

@@ -5,7 +5,7 @@ import XMLKit
 /// What a package's ContentInfo.plist says (FORMAT.md §3).
 public struct ContentInfo: Sendable, Equatable {
     /// Largest ContentInfo.plist accepted.
-    public static let maxBytes = 1 << 20
+    public static let maxBytes = Limits.contentInfoBytes
 
     public var productIdentifier: String
     public var contentVersion: ContentVersion
@@ -22,19 +22,15 @@ public struct ContentInfo: Sendable, Equatable {
             ]))
     }
 
+    /// The finding for a ContentInfo.plist of `size` bytes, over `maxBytes`.
+    static func sizeFinding(_ size: UInt64, entry: String = "ContentInfo.plist") -> Finding {
+        Rule.plistSize.finding(entry, "ContentInfo.plist is \(size) bytes; at most \(maxBytes) (1 MiB) are allowed")
+    }
+
     /// Reads and checks ContentInfo.plist bytes; returns what it could read and every finding.
     /// `entry` names the file in findings.
     public static func read(_ bytes: [UInt8], entry: String = "ContentInfo.plist") -> (ContentInfo?, [Finding]) {
-        guard bytes.count <= maxBytes else {
-            return (
-                nil,
-                [
-                    Rule.plistSize.finding(
-                        entry,
-                        "ContentInfo.plist is \(bytes.count) bytes; at most \(maxBytes) (1 MiB) are allowed")
-                ]
-            )
-        }
+        guard bytes.count <= maxBytes else { return (nil, [sizeFinding(UInt64(bytes.count), entry: entry)]) }
         let value: PropertyListValue
         let format: PropertyListFormat
         do {

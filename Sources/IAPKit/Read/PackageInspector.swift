@@ -4,18 +4,12 @@ import IAPRules
 import PayloadKit
 import XarKit
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// Reads what a package holds from its TOC, Bom and PackageInfo, inflating only the head of the
 /// Payload (to reach ContentInfo.plist, its second entry), so it takes milliseconds at any size.
 public enum PackageInspector {
     /// Inspects the package at `path`.
     public static func inspect(_ path: String) throws(IAPKitError) -> InspectReport {
-        var st = stat()
-        guard stat(path, &st) == 0 else { throw .system(SystemError("open", path: path)) }
-        guard st.st_mode & S_IFMT != S_IFDIR else {
+        guard !(try FileStatus.ofInput(path)).isDirectory else {
             throw .refused("\(path) is a folder; inspect reads a .pkg (use iapkg validate to check a content folder)")
         }
         let archive: XarArchive
@@ -41,7 +35,7 @@ public enum PackageInspector {
             case .product:
                 report.compression = "gzip"
                 if let bom = parts.bom {
-                    let entries = try BomReader.read(try archive.readAll(bom, maxBytes: 512 << 20))
+                    let entries = try BomReader.read(try archive.readAll(bom, maxBytes: Limits.bomBytes))
                     report.files = entries.compactMap(file(from:))
                 }
                 if let payload = parts.payload {
@@ -141,7 +135,7 @@ public enum PackageInspector {
     ) throws -> (plist: [UInt8]?, compression: PayloadCompression?) {
         let stream = try archive.dataStream(for: payload)
         var leading: [UInt8] = []
-        let reader = try PayloadReader(maxDecodedBytes: 64 << 20) { buffer in
+        let reader = try PayloadReader(maxDecodedBytes: Limits.inspectedPayloadBytes) { buffer in
             let n = try stream.read(into: buffer)
             if leading.count < 6 { leading += buffer[0..<min(n, 6 - leading.count)] }
             return n

@@ -2,10 +2,6 @@ import IAPCore
 import IAPRules
 import XarKit
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// Validates a `.pkg` (either shape) or a content folder against every rule of FORMAT.md §6.
 /// Every finding is collected; the input is never trusted, decoded bytes are bounded.
 public enum PackageValidator {
@@ -13,12 +9,11 @@ public enum PackageValidator {
     public static func validate(_ path: String, options: ValidationOptions = .init()) throws(IAPKitError)
         -> ValidationReport
     {
-        var st = stat()
-        guard stat(path, &st) == 0 else { throw .system(SystemError("open", path: path)) }
-        if st.st_mode & S_IFMT == S_IFDIR {
+        let status = try FileStatus.ofInput(path)
+        if status.isDirectory {
             return try validateFolder(path, options: options)
         }
-        return try validatePackage(path, size: UInt64(st.st_size), options: options).report
+        return try validatePackage(path, size: status.size, options: options).report
     }
 
     /// The outcome of validating a package: the report, plus what unpack needs to write it.
@@ -44,7 +39,9 @@ public enum PackageValidator {
             checked = try checkContainer(
                 path, keepArchive: keepArchive, maxUnpackedBytes: options.maxUnpackedSize, findings: &findings)
         } catch let error as XarError {
-            guard error.rule != nil else { throw .system(SystemError("read", path: path, code: EIO)) }
+            guard error.rule != nil else {
+                throw .system(SystemError("read", path: path, code: SystemError.Code.io))
+            }
             findings.append(error.finding())
             return PackageOutcome(
                 report: ValidationReport(path: path, shape: nil, info: nil, findings: findings, strict: options.strict),
@@ -111,29 +108,14 @@ public enum PackageValidator {
     static func validateFolder(_ path: String, options: ValidationOptions) throws(IAPKitError) -> ValidationReport {
         let scan: ContentFolderScan
         do { scan = try ContentFolderScanner.scan(path, excludeJunk: false) } catch {
-            throw .system(error as? SystemError ?? SystemError("read folder", path: path, code: EIO))
+            throw .system(error as? SystemError ?? SystemError("read folder", path: path, code: SystemError.Code.io))
         }
         var findings: [Finding] = []
         var info: ContentInfo?
         if let plist = scan.entries.first(where: { $0.entry.path == "ContentInfo.plist" && $0.entry.kind == .file }) {
-            if plist.entry.size > UInt64(ContentInfo.maxBytes) {
-                findings.append(
-                    Rule.plistSize.finding(
-                        "ContentInfo.plist",
-                        "ContentInfo.plist is \(plist.entry.size) bytes; at most 1 MiB is allowed"))
-            } else {
-                var bytes: [UInt8] = []
-                do {
-                    try SourceFileReader.stream(plist.sourcePath, expectedSize: plist.entry.size) {
-                        bytes.append(contentsOf: $0)
-                    }
-                } catch {
-                    throw .system(error as? SystemError ?? SystemError("read", path: plist.sourcePath, code: EIO))
-                }
-                let (read, plistFindings) = ContentInfo.read(bytes)
-                info = read
-                findings += plistFindings
-            }
+            let loaded = try ContentInfoLoader.load(plist.sourcePath)
+            info = loaded.info
+            findings += loaded.findings
         }
         findings += ContentRules.check(scan.contents, maxUnpackedBytes: options.maxUnpackedSize)
         findings += expectationFindings(info, options: options)
@@ -148,7 +130,7 @@ public enum PackageValidator {
                     nil,
                     "the package is \(size) bytes, over the \(options.maxSize)-byte limit (Apple's cap is 2 GiB = 2,147,483,648 bytes); split the content"
                 ))
-        } else if size > 2_000_000_000 && options.maxSize == PackageBuilder.maxPackageBytes {
+        } else if size > Limits.packageWarningBytes && options.maxSize == PackageBuilder.maxPackageBytes {
             findings.append(
                 Rule.sizePackageNearLimit.finding(
                     nil,

@@ -13,7 +13,7 @@ enum ProductPackageChecker {
         if let distribution = parts.distribution {
             do {
                 let refs = try ProductArchiveDocuments.componentReferences(
-                    inDistribution: try archive.readAll(distribution, maxBytes: 1 << 20))
+                    inDistribution: try archive.readAll(distribution, maxBytes: Limits.documentBytes))
                 if !refs.contains(component) {
                     content.findings.append(
                         Rule.shapeDistribution.finding(
@@ -36,7 +36,7 @@ enum ProductPackageChecker {
         if let packageInfo = parts.packageInfo {
             do {
                 let summary = try ProductArchiveDocuments.readPackageInfo(
-                    try archive.readAll(packageInfo, maxBytes: 1 << 20))
+                    try archive.readAll(packageInfo, maxBytes: Limits.documentBytes))
                 if !summary.scripts.isEmpty {
                     content.findings.append(
                         Rule.shapePackageinfo.finding(
@@ -51,7 +51,7 @@ enum ProductPackageChecker {
         var bom: BomIndex?
         if let bomFile = parts.bom {
             do {
-                bom = BomIndex(try BomReader.read(try archive.readAll(bomFile, maxBytes: 256 << 20)))
+                bom = BomIndex(try BomReader.read(try archive.readAll(bomFile, maxBytes: Limits.bomBytes)))
             } catch {
                 content.findings.append(finding(error, rule: .shapeBom, entry: bomFile.path))
             }
@@ -68,17 +68,17 @@ enum ProductPackageChecker {
                 content.findings.append(bomb)
                 content.incomplete = true
             } else {
-                let headers = UInt64(bom?.count ?? 0) * (110 + 1026 + 4) + (1 << 20)  // newc header, name, padding
+                let headers = UInt64(bom?.count ?? 0) * Limits.cpioEntryAllowance + Limits.cpioSlackBytes
                 let cap =
                     bom == nil ? min(data.length &* DecompressionBombCheck.maxRatio, 1 << 36) : declared &+ headers
-                decodePayload(payload, archive: archive, bom: bom, bomFile: parts.bom, cap: cap, into: &content)
+                decodePayload(payload, archive: archive, bom: bom, cap: cap, into: &content)
             }
         }
         return content
     }
 
     private static func decodePayload(
-        _ payload: XarFile, archive: XarArchive, bom original: BomIndex?, bomFile: XarFile?, cap: UInt64,
+        _ payload: XarFile, archive: XarArchive, bom original: BomIndex?, cap: UInt64,
         into content: inout PackageContent
     ) {
         var bom = original
@@ -186,10 +186,8 @@ enum ProductPackageChecker {
             content.findings.append(Rule.shapePayload.finding(payload.path, "the Payload cannot be read: \(error)"))
             return
         }
-        guard let bom, bom.hasUnseen, let bomFile,
-            let entries = try? BomReader.read(try archive.readAll(bomFile, maxBytes: 256 << 20))
-        else { return }
-        for path in bom.unseenPaths(in: entries).sorted() {
+        guard let bom, bom.hasUnseen else { return }
+        for path in bom.unseenPaths {
             content.findings.append(
                 Rule.shapeBomMismatch.finding(
                     ContentEntry.reportedPath(ofStored: path),

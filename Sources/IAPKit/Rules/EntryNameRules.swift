@@ -1,11 +1,12 @@
+import IAPCore
 import IAPRules
 
 /// Rules for the name of one path component, and for junk files build leaves out.
 public enum EntryNameRules {
     /// Longest component, in UTF-8 bytes.
-    public static let maxComponentBytes = 255
+    public static let maxComponentBytes = Limits.componentBytes
     /// Longest path, in UTF-8 bytes.
-    public static let maxPathBytes = 1024
+    public static let maxPathBytes = Limits.pathBytes
 
     /// Why `name` cannot be a path component, or nil if it can.
     public static func problem(with name: String) -> String? { brokenRule(by: name)?.problem }

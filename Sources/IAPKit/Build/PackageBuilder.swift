@@ -1,4 +1,5 @@
 import IAPCore
+import IAPRules
 import XMLKit
 import XarKit
 
@@ -55,8 +56,8 @@ public enum PackageBuilder {
             throw IAPKitError.invalid(
                 path: folder,
                 findings: [
-                    .error(
-                        "size-package-limit", nil,
+                    Rule.sizePackageLimit.finding(
+                        nil,
                         "the package would be \(size) bytes, over the 2 GiB (2,147,483,648 bytes) Apple accepts; split the content into several products"
                     )
                 ])

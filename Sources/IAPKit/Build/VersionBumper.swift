@@ -1,4 +1,5 @@
 import IAPCore
+import IAPRules
 import XMLKit
 
 /// What `iapkg bump` did.
@@ -61,7 +62,7 @@ public enum VersionBumper {
         } catch let error as IAPKitError {
             throw error
         } catch {
-            throw .invalid(path: plistPath, findings: [.error("plist-syntax", "ContentInfo.plist", "\(error)")])
+            throw .invalid(path: plistPath, findings: [Rule.plistSyntax.finding("ContentInfo.plist", "\(error)")])
         }
         do {
             try replaceFile(plistPath, with: updated, mode: mode)

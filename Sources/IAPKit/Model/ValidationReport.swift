@@ -1,4 +1,5 @@
 import IAPCore
+import IAPRules
 import XarKit
 
 /// How strictly, and against what, `PackageValidator` judges.

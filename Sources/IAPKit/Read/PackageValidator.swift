@@ -1,4 +1,5 @@
 import IAPCore
+import IAPRules
 import XarKit
 
 /// Validates a `.pkg` (either shape) or a content folder against every rule of FORMAT.md §6.
@@ -38,10 +39,10 @@ public enum PackageValidator {
             checked = try checkContainer(
                 path, keepArchive: keepArchive, maxUnpackedBytes: options.maxUnpackedSize, findings: &findings)
         } catch let error as XarError {
-            guard let rule = error.rule else {
+            guard error.rule != nil else {
                 throw .system(SystemError("read", path: path, code: SystemError.Code.io))
             }
-            findings.append(.error(rule, error.entry, offset: error.offset, "\(error.message); \(error.advice)"))
+            findings.append(error.finding())
             return PackageOutcome(
                 report: ValidationReport(path: path, shape: nil, info: nil, findings: findings, strict: options.strict),
                 info: nil, parts: nil, archive: nil, entries: [])
@@ -58,14 +59,14 @@ public enum PackageValidator {
             findings += plistFindings
         }
         var contentFindings = ContentRules.check(content.entries, maxUnpackedBytes: options.maxUnpackedSize)
-        if findings.contains(where: { $0.rule == "size-unpacked-limit" }) {
+        if findings.contains(where: { $0.rule == Rule.sizeUnpackedLimit.id }) {
             // Already refused from the declared sizes, before decoding: one finding for one fault.
-            contentFindings.removeAll { $0.rule == "size-unpacked-limit" }
+            contentFindings.removeAll { $0.rule == Rule.sizeUnpackedLimit.id }
         }
         if content.incomplete {
             // The content could not be read to its end: what seems missing may only be unread.
             let unreliable: Set<String> = [
-                "shape-missing-contentinfo", "shape-missing-contents", "hygiene-empty-contents",
+                Rule.shapeMissingContentinfo.id, Rule.shapeMissingContents.id, Rule.hygieneEmptyContents.id,
             ]
             contentFindings.removeAll { unreliable.contains($0.rule) }
         }
@@ -73,8 +74,8 @@ public enum PackageValidator {
         findings += expectationFindings(info, options: options)
         if info == nil && !findings.contains(where: { $0.severity == .error }) {
             findings.append(
-                .error(
-                    "plist-syntax", "ContentInfo.plist",
+                Rule.plistSyntax.finding(
+                    "ContentInfo.plist",
                     "ContentInfo.plist could not be read from the package, so the product and version are unknown; rebuild the package with iapkg build"
                 ))
         }
@@ -125,20 +126,20 @@ public enum PackageValidator {
         var findings: [Finding] = []
         if size > options.maxSize {
             findings.append(
-                .error(
-                    "size-package-limit", nil,
+                Rule.sizePackageLimit.finding(
+                    nil,
                     "the package is \(size) bytes, over the \(options.maxSize)-byte limit (Apple's cap is 2 GiB = 2,147,483,648 bytes); split the content"
                 ))
         } else if size > Limits.packageWarningBytes && options.maxSize == PackageBuilder.maxPackageBytes {
             findings.append(
-                .warning(
-                    "size-package-near-limit", nil,
+                Rule.sizePackageNearLimit.finding(
+                    nil,
                     "the package is \(size) bytes, above 2,000,000,000: Apple's \"2 GB\" may mean decimal gigabytes"))
         }
         if !path.lowercased().hasSuffix(".pkg") {
             findings.append(
-                .warning(
-                    "hygiene-extension", nil, "the file name does not end in .pkg, which App Store uploads required"))
+                Rule.hygieneExtension.finding(
+                    nil, "the file name does not end in .pkg, which App Store uploads required"))
         }
         return findings
     }
@@ -148,14 +149,14 @@ public enum PackageValidator {
         var findings: [Finding] = []
         if let expected = options.productIdentifier, expected != info.productIdentifier {
             findings.append(
-                .error(
-                    "plist-product-id-mismatch", "ContentInfo.plist",
+                Rule.plistProductIdMismatch.finding(
+                    "ContentInfo.plist",
                     "IAPProductIdentifier is '\(info.productIdentifier)', but '\(expected)' was expected"))
         }
         if let floor = options.newerThan, !(info.contentVersion > floor) {
             findings.append(
-                .error(
-                    "plist-version-not-newer", "ContentInfo.plist",
+                Rule.plistVersionNotNewer.finding(
+                    "ContentInfo.plist",
                     "ContentVersion \(info.contentVersion) is not greater than \(floor); raise it with iapkg bump"))
         }
         return findings

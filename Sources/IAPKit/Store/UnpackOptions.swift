@@ -1,4 +1,5 @@
 import IAPCore
+import IAPRules
 
 /// How `Unpacker` installs packages into a version store.
 public struct UnpackOptions: Sendable {

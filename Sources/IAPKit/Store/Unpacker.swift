@@ -1,4 +1,5 @@
 import IAPCore
+import IAPRules
 import PayloadKit
 import XarKit
 
@@ -30,11 +31,11 @@ public enum Unpacker {
         } catch let error as SystemError {
             throw .system(error)
         } catch let error as XarError {
-            throw .invalid(
-                path: package,
-                findings: [.error(error.rule ?? "xar-data", error.entry, offset: error.offset, error.description)])
+            var finding = error.finding()
+            finding.message = error.description
+            throw .invalid(path: package, findings: [finding])
         } catch let error as PayloadError {
-            throw .invalid(path: package, findings: [.error("shape-payload", nil, "\(error)")])
+            throw .invalid(path: package, findings: [Rule.shapePayload.finding(nil, "\(error)")])
         } catch {
             throw .failed("\(error)")
         }

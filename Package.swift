@@ -5,7 +5,8 @@ import PackageDescription
 ///
 /// Linux only (Debian 12, glibc): the only platform built and tested.
 ///
-/// Layers (imports point down): iapkg → IAPKitCLI → IAPKit → XarKit / BomKit / PayloadKit / XMLKit → IAPCore → C.
+/// Layers (imports point down): iapkg → IAPKitCLI → IAPKit → XarKit / BomKit / PayloadKit / XMLKit → IAPCore → C;
+/// IAPRules (the rule catalogue, findings) sits under them all and depends on nothing.
 let package = Package(
     name: "iapkg",
     products: [
@@ -32,34 +33,42 @@ let package = Package(
         // Files, digests and zlib streams: the byte plumbing every format module shares.
         // System calls glibc hides behind _GNU_SOURCE.
         .target(name: "CShims"),
+        // The rule catalogue (one `Rule` per validation rule) and the findings made from it; no dependencies,
+        // so every format module can name the rule its errors break.
+        .target(name: "IAPRules"),
         .target(name: "IAPCore", dependencies: ["CZlib", "COpenSSL", "CShims", "CDeflate", "CBzip2", "CLzma"]),
         // libxml2, strictly: a SAX event parser, a small element tree, property lists.
         .target(name: "XMLKit", dependencies: ["CLibXML2", "IAPCore"]),
         // The xar container: header, TOC, heap, checksums; a strict reader and a reproducible writer.
-        .target(name: "XarKit", dependencies: ["IAPCore", "XMLKit"]),
+        .target(name: "XarKit", dependencies: ["IAPRules", "IAPCore", "XMLKit"]),
         // The BOMStore "bill of materials" of a component package.
-        .target(name: "BomKit", dependencies: []),
+        .target(name: "BomKit", dependencies: ["IAPCore"]),
         // The component Payload: cpio (odc) written through libarchive; read by our own parser,
         // compressed with gzip, bzip2 or xz.
         .target(name: "PayloadKit", dependencies: ["CLibArchive", "IAPCore"]),
         // The domain: content folders, ContentInfo, rules, build, inspect, validate, unpack.
-        .target(name: "IAPKit", dependencies: ["IAPCore", "XMLKit", "XarKit", "BomKit", "PayloadKit"]),
+        .target(name: "IAPKit", dependencies: ["IAPRules", "IAPCore", "XMLKit", "XarKit", "BomKit", "PayloadKit"]),
         // Commands, options, text/JSON/JUnit rendering, exit codes.
-        .target(name: "IAPKitCLI", dependencies: [
-            "IAPKit", "XMLKit", "XarKit",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ], exclude: ["Schemas"]),
+        .target(
+            name: "IAPKitCLI",
+            dependencies: [
+                "IAPKit", "IAPRules", "XMLKit", "XarKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ], exclude: ["Schemas"]),
         .executableTarget(name: "iapkg", dependencies: ["IAPKitCLI"]),
         // A mutation fuzzer: truncated and bit-flipped packages through the reader and the validator.
-        .executableTarget(name: "iapkg-fuzz", dependencies: ["IAPKit", "XarKit", "IAPCore"], exclude: ["README.md"]),
+        .executableTarget(name: "iapkg-fuzz", dependencies: ["IAPKit", "IAPRules", "XarKit", "IAPCore"], exclude: ["README.md"]),
 
+        .testTarget(name: "IAPRulesTests", dependencies: ["IAPRules"]),
         .testTarget(name: "IAPCoreTests", dependencies: ["IAPCore"]),
         .testTarget(name: "XMLKitTests", dependencies: ["XMLKit"]),
-        .testTarget(name: "XarKitTests", dependencies: ["XarKit", "IAPCore"]),
+        .testTarget(name: "XarKitTests", dependencies: ["XarKit", "IAPRules", "IAPCore"]),
         .testTarget(name: "BomKitTests", dependencies: ["BomKit"]),
         .testTarget(name: "PayloadKitTests", dependencies: ["PayloadKit", "IAPCore"]),
-        .testTarget(name: "IAPKitTests", dependencies: ["IAPKit", "XarKit", "BomKit", "PayloadKit", "XMLKit", "IAPCore"]),
-        .testTarget(name: "IAPKitCLITests", dependencies: ["IAPKitCLI", "IAPKit", "IAPCore"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["IAPKit", "XarKit", "BomKit", "IAPCore"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "IAPKitTests", dependencies: ["IAPKit", "IAPRules", "XarKit", "BomKit", "PayloadKit", "XMLKit", "IAPCore"]),
+        .testTarget(name: "IAPKitCLITests", dependencies: ["IAPKitCLI", "IAPKit", "IAPRules", "IAPCore"]),
+        .testTarget(
+            name: "EndToEndTests", dependencies: ["IAPKit", "IAPRules", "XarKit", "BomKit", "IAPCore"], exclude: ["Fixtures"]),
     ]
 )

@@ -1,3 +1,5 @@
+import IAPCore
+
 /// Caps the reader applies so hostile input costs bounded time and memory.
 public struct BomLimits: Equatable, Sendable {
     /// Largest Bom accepted, in bytes.
@@ -13,10 +15,11 @@ public struct BomLimits: Equatable, Sendable {
     /// Most named variables accepted in the variable table.
     public var maxVariables: Int
 
-    /// Creates limits; the defaults fit any real content package.
+    /// Creates limits; the defaults, `Limits`', fit any real content package.
     public init(
-        maxBytes: Int = 256 << 20, maxEntries: Int = 1_000_000, maxPathBytes: Int = 1024,
-        maxNameBytes: Int = 255, maxTreeDepth: Int = 8, maxVariables: Int = 64
+        maxBytes: Int = Limits.bomBytes, maxEntries: Int = Limits.bomEntries, maxPathBytes: Int = Limits.bomPathBytes,
+        maxNameBytes: Int = Limits.componentBytes, maxTreeDepth: Int = Limits.bomTreeDepth,
+        maxVariables: Int = Limits.bomVariables
     ) {
         self.maxBytes = maxBytes
         self.maxEntries = maxEntries

@@ -107,12 +107,7 @@ public final class DirectoryHandle: @unchecked Sendable {
     }
 
     /// Seconds since the child `name` was last modified (nil if it is not there).
-    public func age(_ name: String) -> Double? {
-        guard let st = status(name) else { return nil }
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        return Double(now.tv_sec - st.st_mtim.tv_sec) + Double(now.tv_nsec - st.st_mtim.tv_nsec) / 1e9
-    }
+    public func age(_ name: String) -> Double? { status(name)?.age }
 
     /// The bytes of the small regular file `name` (at most `limit`), never through a symlink.
     public func readFile(_ name: String, limit: Int = 64 << 20) throws -> [UInt8] {
@@ -152,9 +147,9 @@ public final class DirectoryHandle: @unchecked Sendable {
     }
 
     /// What the child `name` is (`lstat`), or nil if nothing is there.
-    public func status(_ name: String) -> stat? {
+    public func status(_ name: String) -> FileStatus? {
         var st = stat()
-        return fstatat(descriptor, name, &st, AT_SYMLINK_NOFOLLOW) == 0 ? st : nil
+        return fstatat(descriptor, name, &st, AT_SYMLINK_NOFOLLOW) == 0 ? FileStatus(st) : nil
     }
 
     /// The names in this directory, "." and ".." left out, in byte order.
@@ -176,8 +171,8 @@ public final class DirectoryHandle: @unchecked Sendable {
 
     /// Removes the child `name` and everything below it, never following symlinks.
     public func removeTree(_ name: String) throws {
-        guard let st = status(name) else { return }
-        if st.st_mode & S_IFMT == S_IFDIR {
+        guard let status = status(name) else { return }
+        if status.isDirectory {
             let child = try openDirectory(name)
             for item in try child.names() { try child.removeTree(item) }
             guard unlinkat(descriptor, name, AT_REMOVEDIR) == 0 else {
@@ -208,8 +203,7 @@ public final class DirectoryHandle: @unchecked Sendable {
 
     /// Takes an exclusive `flock` on `file`, waiting for other holders.
     public static func lockExclusively(_ file: FileDescriptor) throws {
-        while flock(file.rawValue, LOCK_EX) != 0 {
-            if errno == EINTR { continue }
+        guard retryingOnInterrupt({ flock(file.rawValue, LOCK_EX) }) == 0 else {
             throw SystemError("lock", path: file.path)
         }
     }

@@ -38,24 +38,34 @@ public final class FileDescriptor: @unchecked Sendable {
     }
 
     /// The file's status (`fstat`).
-    public func status() throws -> stat {
+    public func status() throws -> FileStatus {
         var st = stat()
         guard fstat(rawValue, &st) == 0 else { throw SystemError("stat", path: path) }
-        return st
+        return FileStatus(st)
     }
 
     /// The file's size in bytes.
-    public func size() throws -> UInt64 { UInt64(try status().st_size) }
+    public func size() throws -> UInt64 { try status().size }
+
+    /// Sets the file's permission bits to exactly `mode`, whatever the umask was at creation.
+    public func setPermissions(_ mode: UInt32) throws {
+        guard fchmod(rawValue, mode_t(mode)) == 0 else { throw SystemError("chmod", path: path) }
+    }
+
+    /// Tells the kernel the file will be read once from start to end (read-ahead), best effort.
+    public func adviseSequentialReading() {
+        _ = posix_fadvise(rawValue, 0, 0, Int32(POSIX_FADV_SEQUENTIAL))
+    }
 
     /// Reads up to `buffer.count` bytes at `offset`; returns how many were read (0 at end of file).
     public func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws -> Int {
+        guard let base = buffer.baseAddress else { return 0 }
         var done = 0
         while done < buffer.count {
-            let n = pread(rawValue, buffer.baseAddress! + done, buffer.count - done, off_t(offset) + off_t(done))
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw SystemError("read", path: path)
+            let n = retryingOnInterrupt {
+                pread(rawValue, base + done, buffer.count - done, off_t(offset) + off_t(done))
             }
+            if n < 0 { throw SystemError("read", path: path) }
             if n == 0 { break }
             done += n
         }
@@ -72,41 +82,35 @@ public final class FileDescriptor: @unchecked Sendable {
 
     /// Reads sequentially from the current position; returns 0 at end of file.
     public func readSequential(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-        while true {
-            let n = Glibc.read(rawValue, buffer.baseAddress!, buffer.count)
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw SystemError("read", path: path)
-            }
-            return n
-        }
+        guard let base = buffer.baseAddress else { return 0 }
+        let n = retryingOnInterrupt { Glibc.read(rawValue, base, buffer.count) }
+        if n < 0 { throw SystemError("read", path: path) }
+        return n
     }
 
     /// Writes every byte of `buffer` at the current position.
     public func write(_ buffer: UnsafeRawBufferPointer) throws {
+        guard let base = buffer.baseAddress else { return }
         var done = 0
         while done < buffer.count {
-            let n = Glibc.write(rawValue, buffer.baseAddress! + done, buffer.count - done)
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw SystemError("write", path: path)
-            }
+            let n = retryingOnInterrupt { Glibc.write(rawValue, base + done, buffer.count - done) }
+            if n < 0 { throw SystemError("write", path: path) }
             done += n
         }
     }
 
     /// Writes every byte of `bytes` at `offset`, leaving the current position alone (`pwrite`).
     public func write(_ bytes: [UInt8], at offset: UInt64) throws {
-        var done = 0
-        while done < bytes.count {
-            let n = bytes.withUnsafeBytes {
-                pwrite(rawValue, $0.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done))
+        try bytes.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress else { return }
+            var done = 0
+            while done < buffer.count {
+                let n = retryingOnInterrupt {
+                    pwrite(rawValue, base + done, buffer.count - done, off_t(offset) + off_t(done))
+                }
+                if n < 0 { throw SystemError("write", path: path) }
+                done += n
             }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw SystemError("write", path: path)
-            }
-            done += n
         }
     }
 
@@ -138,12 +142,11 @@ public final class FileDescriptor: @unchecked Sendable {
         var sourceOffset = Int64(offset)
         while remaining > 0 {
             let chunk = Int(min(remaining, 1 << 30))
-            let n = iap_copy_file_range(source.rawValue, &sourceOffset, rawValue, nil, chunk)
+            let n = retryingOnInterrupt { iap_copy_file_range(source.rawValue, &sourceOffset, rawValue, nil, chunk) }
             if n > 0 {
                 remaining -= UInt64(n)
                 continue
             }
-            if n < 0 && errno == EINTR { continue }
             if n == 0 { throw SystemError("copy", path: source.path, code: EIO) }
             if errno == EXDEV || errno == ENOSYS || errno == EINVAL || errno == EOPNOTSUPP {
                 try appendByCopying(from: source, offset: UInt64(sourceOffset), count: remaining)

@@ -42,10 +42,9 @@ public final class FolderWatch {
     public func read() throws -> Batch {
         var batch = Batch()
         while true {
-            let n = Glibc.read(descriptor, buffer.baseAddress, buffer.count)
+            let n = retryingOnInterrupt { Glibc.read(descriptor, buffer.baseAddress, buffer.count) }
             if n < 0 {
                 if errno == EAGAIN || errno == EWOULDBLOCK { return batch }
-                if errno == EINTR { continue }
                 throw SystemError("read inotify events")
             }
             if n == 0 { return batch }

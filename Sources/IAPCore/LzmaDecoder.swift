@@ -11,7 +11,7 @@ public final class LzmaDecoder: StreamDecoder, @unchecked Sendable {
     }
 
     /// Most memory liblzma may use for one stream (the dictionary, mostly): `xz -9` needs 65 MiB.
-    public static let memoryLimit: UInt64 = 256 << 20
+    public static let memoryLimit = Limits.lzmaMemoryBytes
 
     private var stream = lzma_stream()
     public private(set) var finished = false

@@ -31,3 +31,27 @@ public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
 
 /// Processors online.
 func sysconfCores() -> Int { Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
+
+extension SystemError {
+    /// The `errno` values the layers above name, so that they need not import the C library.
+    public enum Code {
+        /// `ENOENT`: nothing at that path.
+        public static let noSuchFile = ENOENT
+        /// `EEXIST`: something is already there.
+        public static let exists = EEXIST
+        /// `EISDIR`: a folder where a file was expected.
+        public static let isDirectory = EISDIR
+        /// `ENOTDIR`: not a folder where one was expected.
+        public static let notDirectory = ENOTDIR
+        /// `ENOSPC`: no space left on the device.
+        public static let noSpace = ENOSPC
+        /// `EFBIG`: a file over a size limit.
+        public static let fileTooLarge = EFBIG
+        /// `E2BIG`: more of something than allowed.
+        public static let tooMany = E2BIG
+        /// `EIO`: an input/output error.
+        public static let io = EIO
+        /// `ELOOP`: a symlink where none may be.
+        public static let symlinkLoop = ELOOP
+    }
+}

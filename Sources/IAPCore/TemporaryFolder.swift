@@ -8,7 +8,7 @@ public final class TemporaryFolder {
     public let path: String
 
     public init(prefix: String = "iapkg-") throws {
-        let base = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        let base = FileSystem.environment("TMPDIR") ?? "/tmp"
         var template = Array((base + "/" + prefix + "XXXXXX").utf8CString)
         let made = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.flatMap { mkdtemp($0) } }
         guard let made else { throw SystemError("create a temporary folder in", path: base) }

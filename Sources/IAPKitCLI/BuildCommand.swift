@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import IAPKit
+import IAPRules
 
 extension PackageLayout: ExpressibleByArgument {}
 

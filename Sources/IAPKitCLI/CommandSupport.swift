@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import IAPCore
 import IAPKit
+import IAPRules
 
 /// Runs a command body, turning domain errors into a message on stderr and the documented exit status.
 func perform(_ body: () throws -> Void) throws {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import IAPKit
+import IAPRules
 
 /// `iapkg inspect`: what a package holds, without unpacking it.
 struct InspectCommand: ParsableCommand {

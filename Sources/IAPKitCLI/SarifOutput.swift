@@ -1,6 +1,7 @@
 import Foundation
 import IAPCore
 import IAPKit
+import IAPRules
 
 /// `validate --format sarif`: one SARIF 2.1.0 log with one run, for code-scanning dashboards
 /// (GitHub's `upload-sarif`, GitLab, Azure DevOps). Findings become results; unreadable inputs
@@ -110,7 +111,9 @@ extension ValidationOutput {
                     SarifLog.Location(physicalLocation: .init(artifactLocation: .init(uri: Self.uri(item.path))))
                 ])
         }
-        let rules = ruleIds.map { SarifLog.Rule(id: $0, shortDescription: .init(text: RuleSummaries.summary(of: $0))) }
+        let rules = ruleIds.map {
+            SarifLog.Rule(id: $0, shortDescription: .init(text: Rule.named($0)?.summary ?? "iapkg rule \($0)."))
+        }
         return SarifLog(runs: [
             SarifLog.Run(
                 tool: .init(driver: .init(rules: rules)),

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import IAPCore
 import IAPKit
+import IAPRules
 
 /// `iapkg serve`: a long-running service that installs each package dropped into a folder.
 struct ServeCommand: ParsableCommand {
@@ -97,7 +98,8 @@ enum ServeReport {
         var unreadable: [(path: String, message: String)] = []
         if var report = input.validation {
             if let failure = input.failure {
-                report.findings.append(.error(input.unreadable ? "unpack-failed" : "unpack-refused", nil, failure))
+                let rule: Rule = input.unreadable ? .unpackFailed : .unpackRefused
+                report.findings.append(rule.finding(nil, failure))
                 report.errors += 1
                 report.valid = false
             }

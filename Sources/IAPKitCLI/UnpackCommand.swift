@@ -1,5 +1,6 @@
 import ArgumentParser
 import IAPKit
+import IAPRules
 
 /// `iapkg unpack`: install packages into versioned folders on a server.
 struct UnpackCommand: ParsableCommand {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import IAPCore
 import IAPKit
+import IAPRules
 import XMLKit
 
 /// The report formats `iapkg validate` writes on stdout.

@@ -1,4 +1,7 @@
-/// What the fixed-width octal fields of a cpio odc header can hold.
+internal import IAPCore
+
+/// What the fixed-width octal fields of a cpio odc header can hold, and the caps (from `Limits`)
+/// on what a Payload entry may make the reader hold in memory.
 enum CpioLimits {
     /// Largest value of an 11-digit octal field (mtime, filesize): 8 GiB - 1.
     static let maxOctal11: UInt64 = 0o77777777777
@@ -6,9 +9,9 @@ enum CpioLimits {
     static let maxOctal6: UInt64 = 0o777777
     /// Longest entry name a payload may hold, in bytes with the terminating NUL (Linux PATH_MAX;
     /// the entry rules allow 1024-byte paths, so anything longer is invalid content anyway).
-    static let maxNameBytes: UInt64 = 4096
+    static let maxNameBytes = Limits.cpioNameBytes
     /// Longest symlink target read into memory (libarchive's limit: 1 MiB).
-    static let maxLinkTargetBytes: UInt64 = 1 << 20
+    static let maxLinkTargetBytes = Limits.cpioLinkTargetBytes
     /// Permission bits an entry may carry (no file type bits).
     static let permissionMask: UInt16 = 0o7777
 }

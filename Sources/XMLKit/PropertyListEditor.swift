@@ -1,3 +1,5 @@
+internal import IAPCore
+
 /// Changes one string value of an XML plist in place, keeping every other byte: declaration, DOCTYPE,
 /// comments, indentation, line ends, key order, other keys and their escaping.
 ///
@@ -10,7 +12,7 @@ public enum PropertyListEditor {
     /// XML plists whose root is a dict, and the key must be present once with a string value.
     public static func replacingString(
         forTopLevelKey key: String, with newValue: String, in bytes: [UInt8],
-        maxBytes: Int = 1 << 20
+        maxBytes: Int = PropertyListReader.maxBytes
     ) throws(PropertyListError) -> [UInt8] {
         guard bytes.count <= maxBytes else {
             throw PropertyListError(

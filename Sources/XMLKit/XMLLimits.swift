@@ -1,3 +1,5 @@
+internal import IAPCore
+
 /// Bounds on what a document may cost to parse.
 public struct XMLLimits: Sendable {
     /// Largest document accepted, in bytes.
@@ -5,7 +7,10 @@ public struct XMLLimits: Sendable {
     /// Deepest element nesting accepted.
     public var maxDepth: Int
 
-    public init(maxBytes: Int, maxDepth: Int = 128) {
+    /// The nesting accepted unless a reader says otherwise (`Limits.xmlDepth`).
+    public static let defaultMaxDepth = Limits.xmlDepth
+
+    public init(maxBytes: Int, maxDepth: Int = XMLLimits.defaultMaxDepth) {
         self.maxBytes = maxBytes
         self.maxDepth = maxDepth
     }

@@ -1,4 +1,5 @@
 import IAPCore
+import IAPRules
 
 /// Checks what the TOC says about the heap: the TOC digest, every data range, overlaps and gaps.
 struct HeapChecker {
@@ -35,8 +36,8 @@ struct HeapChecker {
         let algorithm = header.checksumAlgorithm
         if toc.checksumCount != 1 && (algorithm != nil || toc.checksumCount > 1) {
             findings.append(
-                .xarError(
-                    "xar-toc-checksum-count",
+                Rule.xarTocChecksumCount.finding(
+                    nil,
                     "the TOC has \(toc.checksumCount) <checksum> elements; exactly one is required"))
         }
         guard let checksum = toc.checksum, let algorithm else { return }
@@ -46,28 +47,29 @@ struct HeapChecker {
                 ? "code \(header.checksumAlgorithmCode) in a 28-byte header"
                 : "named in the \(header.headerSize)-byte header"
             findings.append(
-                .xarError(
-                    "xar-toc-checksum-size", offset: 24,
+                Rule.xarTocChecksumSize.finding(
+                    nil, offset: 24,
                     "the TOC <checksum> style \"\(checksum.style)\" differs from the header's algorithm \(algorithm.rawValue) (\(how)); the two must name the same digest"
                 ))
             return
         }
         guard let offset = checksum.offset, let size = checksum.size else {
-            findings.append(.xarError("xar-toc-checksum-range", "the TOC <checksum> lacks a valid <offset> or <size>"))
+            findings.append(
+                Rule.xarTocChecksumRange.finding(nil, "the TOC <checksum> lacks a valid <offset> or <size>"))
             return
         }
         guard size == UInt64(algorithm.byteCount) else {
             findings.append(
-                .xarError(
-                    "xar-toc-checksum-size",
+                Rule.xarTocChecksumSize.finding(
+                    nil,
                     "the TOC <checksum> size is \(size), but a \(algorithm.rawValue) digest is \(algorithm.byteCount) bytes"
                 ))
             return
         }
         guard let range = absoluteRange(offset: offset, count: size) else {
             findings.append(
-                .xarError(
-                    "xar-toc-checksum-range", offset: heapOffset,
+                Rule.xarTocChecksumRange.finding(
+                    nil, offset: heapOffset,
                     "the TOC digest (heap offset \(offset), \(size) bytes) lies outside the file"))
             return
         }
@@ -75,8 +77,8 @@ struct HeapChecker {
         let stored = try xarIO("reading the TOC digest") { try descriptor.read(count: Int(size), at: range.lowerBound) }
         if let digest, stored != digest {
             findings.append(
-                .xarError(
-                    "xar-toc-checksum-mismatch", offset: range.lowerBound,
+                Rule.xarTocChecksumMismatch.finding(
+                    nil, offset: range.lowerBound,
                     "the TOC's \(algorithm.rawValue) digest is \(Hex.encode(digest)), but the heap records \(Hex.encode(stored)): the TOC was altered or damaged"
                 ))
         }
@@ -90,35 +92,35 @@ struct HeapChecker {
         var firstMD5File: String?
         for file in toc.files {
             if let id = file.id, !ids.insert(id).inserted {
-                findings.append(.xarError("xar-file-id", entry: file.path, "file id \(id) is used more than once"))
+                findings.append(Rule.xarFileId.finding(file.path, "file id \(id) is used more than once"))
             }
             guard let data = file.data else { continue }
             if case .other(let style) = data.encoding {
-                findings.append(.xarError("xar-encoding", entry: file.path, "unknown data encoding \"\(style)\""))
+                findings.append(Rule.xarEncoding.finding(file.path, "unknown data encoding \"\(style)\""))
             }
             if data.archivedChecksum == nil || data.extractedChecksum == nil {
                 let missing = data.archivedChecksum == nil ? "archived-checksum" : "extracted-checksum"
                 findings.append(
-                    .xarError(
-                        "xar-checksum-missing", entry: file.path,
+                    Rule.xarChecksumMissing.finding(
+                        file.path,
                         "the data has no \(missing): its bytes cannot be verified"))
             }
             var sawMD5 = false
             for (checksum, rule) in [
-                (data.archivedChecksum, "xar-archived-checksum"), (data.extractedChecksum, "xar-extracted-checksum"),
+                (data.archivedChecksum, Rule.xarArchivedChecksum), (data.extractedChecksum, Rule.xarExtractedChecksum),
             ] {
                 guard let checksum else { continue }
                 if let algorithm = checksum.algorithm {
                     if checksum.digest.count != algorithm.byteCount {
                         findings.append(
-                            .error(
-                                rule, file.path,
+                            rule.finding(
+                                file.path,
                                 "a \(algorithm.rawValue) checksum must be \(algorithm.byteCount) bytes, this one has \(checksum.digest.count)"
                             ))
                     }
                     sawMD5 = sawMD5 || algorithm.isBroken
                 } else {
-                    findings.append(.error(rule, file.path, "unsupported checksum style \"\(checksum.style)\""))
+                    findings.append(rule.finding(file.path, "unsupported checksum style \"\(checksum.style)\""))
                 }
             }
             if sawMD5 {
@@ -129,8 +131,8 @@ struct HeapChecker {
         if let firstMD5File {
             let others = md5Files > 1 ? " and \(md5Files - 1) more are" : " is"
             findings.append(
-                .xarWarning(
-                    "xar-checksum-md5", entry: firstMD5File,
+                Rule.xarChecksumMd5.finding(
+                    firstMD5File,
                     "this file\(others) checked with MD5, which is broken: the bytes could be altered unseen; rebuild with SHA-1 or better"
                 ))
         }
@@ -152,8 +154,8 @@ struct HeapChecker {
             guard let range = absoluteRange(offset: data.offset, count: data.length) else {
                 let start = heapOffset.addingReportingOverflow(data.offset)
                 findings.append(
-                    .xarError(
-                        "xar-data-range", entry: file.path, offset: start.overflow ? nil : start.partialValue,
+                    Rule.xarDataRange.finding(
+                        file.path, offset: start.overflow ? nil : start.partialValue,
                         "the data (heap offset \(data.offset), \(data.length) bytes) lies outside the \(fileSize)-byte file"
                     ))
                 continue
@@ -164,8 +166,8 @@ struct HeapChecker {
             let entry = item.fileIndex.flatMap { $0 < toc.files.count ? toc.files[$0].path : nil }
             guard let range = absoluteRange(offset: item.offset, count: item.length) else {
                 findings.append(
-                    .xarError(
-                        "xar-data-range", entry: entry,
+                    Rule.xarDataRange.finding(
+                        entry,
                         "the \(item.what) (heap offset \(item.offset), \(item.length) bytes) lies outside the file"))
                 continue
             }
@@ -180,8 +182,8 @@ struct HeapChecker {
                 if let owner, owner.range == span.range, let first = owner.fileIndex, let second = span.fileIndex {
                     if let problem = disagreement(first, second) {
                         findings.append(
-                            .xarError(
-                                "xar-data-overlap", entry: span.entry, offset: span.range.lowerBound,
+                            Rule.xarDataOverlap.finding(
+                                span.entry, offset: span.range.lowerBound,
                                 "the data shares its heap range with \(owner.entry ?? "another file") but \(problem); shared data must be identical"
                             ))
                     } else {
@@ -191,8 +193,8 @@ struct HeapChecker {
                 }
                 let other = owner?.entry.map { "the data of \($0)" } ?? "the TOC digest"
                 findings.append(
-                    .xarError(
-                        "xar-data-overlap", entry: span.entry, offset: span.range.lowerBound,
+                    Rule.xarDataOverlap.finding(
+                        span.entry, offset: span.range.lowerBound,
                         "the data overlaps \(other)"))
             } else if span.range.lowerBound > coveredEnd {
                 gaps += 1
@@ -209,7 +211,7 @@ struct HeapChecker {
         }
         if gaps > 100 {
             findings.append(
-                .xarWarning("xar-heap-unreferenced", "\(gaps - 100) more unreferenced heap gaps were not listed"))
+                Rule.xarHeapUnreferenced.finding(nil, "\(gaps - 100) more unreferenced heap gaps were not listed"))
         }
     }
 
@@ -239,8 +241,8 @@ struct HeapChecker {
 
     private mutating func noteGap(_ gap: Range<UInt64>) {
         findings.append(
-            .xarWarning(
-                "xar-heap-unreferenced", offset: gap.lowerBound,
+            Rule.xarHeapUnreferenced.finding(
+                nil, offset: gap.lowerBound,
                 "\(gap.count) heap bytes are referenced by no entry"))
     }
 }

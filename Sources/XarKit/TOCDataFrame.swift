@@ -1,4 +1,5 @@
 import IAPCore
+import IAPRules
 
 /// The fields of one open `<data>` element, gathered while the TOC is parsed and judged when it closes.
 struct TOCDataFrame {
@@ -13,19 +14,19 @@ struct TOCDataFrame {
 
     /// The data the element describes (nil when offset, length or size is missing) and what is wrong
     /// with it, as `xar-data-fields` and `xar-encoding` messages.
-    func finish() -> (data: XarData?, problems: [(rule: String, message: String)]) {
-        var problems: [(rule: String, message: String)] = []
+    func finish() -> (data: XarData?, problems: [(rule: Rule, message: String)]) {
+        var problems: [(rule: Rule, message: String)] = []
         if !duplicates.isEmpty {
-            problems.append(("xar-data-fields", "<data> repeats \(duplicates.joined(separator: ", "))"))
+            problems.append((Rule.xarDataFields, "<data> repeats \(duplicates.joined(separator: ", "))"))
         }
         guard let offset, let length, let size else {
             let missing = [("offset", offset), ("length", length), ("size", size)]
                 .filter { $0.1 == nil }.map { "<\($0.0)>" }.joined(separator: ", ")
-            problems.append(("xar-data-fields", "<data> lacks a valid \(missing)"))
+            problems.append((Rule.xarDataFields, "<data> lacks a valid \(missing)"))
             return (nil, problems)
         }
         if encoding == nil {
-            problems.append(("xar-encoding", "<data> has no <encoding>; it is read as stored bytes"))
+            problems.append((Rule.xarEncoding, "<data> has no <encoding>; it is read as stored bytes"))
         }
         let data = XarData(
             offset: offset, length: length, size: size, encoding: encoding ?? .stored,

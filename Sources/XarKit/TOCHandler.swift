@@ -1,4 +1,5 @@
 import IAPCore
+import IAPRules
 import XMLKit
 
 /// A heap range the TOC names outside file data (extended attributes, signatures).
@@ -263,12 +264,12 @@ final class TOCHandler: XMLEventHandler {
             if id == nil {
                 note(
                     index,
-                    .xarError(
-                        "xar-number",
+                    Rule.xarNumber.finding(
+                        nil,
                         "file id \"\(idText)\" is not a plain decimal number that fits in 64 bits (line \(line))"))
             }
         } else {
-            note(index, .xarError("xar-file-id", "a <file> has no id attribute (line \(line))"))
+            note(index, Rule.xarFileId.finding(nil, "a <file> has no id attribute (line \(line))"))
         }
         toc.files.append(XarFile(id: id, name: "", path: "", parentIndex: parent, type: .other("")))
         fileFrames.append(FileFrame(index: index))
@@ -284,7 +285,8 @@ final class TOCHandler: XMLEventHandler {
         } else {
             note(
                 index,
-                .xarError("xar-number", "hard-link reference link=\"\(link)\" is neither \"original\" nor a file id"))
+                Rule.xarNumber.finding(
+                    nil, "hard-link reference link=\"\(link)\" is neither \"original\" nor a file id"))
         }
     }
 
@@ -306,12 +308,12 @@ final class TOCHandler: XMLEventHandler {
         case .dataSize: dataFrame.size = number("<data> <size>", index)
         case .archivedChecksum, .extractedChecksum:
             let archived = leaf == .archivedChecksum
-            let rule = archived ? "xar-archived-checksum" : "xar-extracted-checksum"
+            let rule = archived ? Rule.xarArchivedChecksum : Rule.xarExtractedChecksum
             guard let digest = Hex.decode(text), !digest.isEmpty else {
                 note(
                     index,
-                    .xarError(
-                        rule,
+                    rule.finding(
+                        nil,
                         "the \(archived ? "archived" : "extracted") checksum \"\(text.prefix(80))\" is not hexadecimal")
                 )
                 return
@@ -333,7 +335,8 @@ final class TOCHandler: XMLEventHandler {
             if toc.files[index].mode == nil {
                 note(
                     index,
-                    .xarError("xar-number", "<mode> \"\(text.prefix(80))\" is not an octal number that fits in 32 bits")
+                    Rule.xarNumber.finding(
+                        nil, "<mode> \"\(text.prefix(80))\" is not an octal number that fits in 32 bits")
                 )
             }
         case .uid: toc.files[index].uid = number("<uid>", index)
@@ -352,7 +355,7 @@ final class TOCHandler: XMLEventHandler {
         let frameIndex = fileFrames.count - 1
         guard frameIndex >= 0 else { return }
         let decoded = XarNameDecoding(text: text, enctype: nameEncoding)
-        if let problem = decoded.problem { note(index, .xarError("xar-name-encoding", problem)) }
+        if let problem = decoded.problem { note(index, Rule.xarNameEncoding.finding(nil, problem)) }
         guard let first = fileFrames[frameIndex].firstName else {
             fileFrames[frameIndex].firstName = decoded.name
             toc.files[index].name = decoded.name
@@ -363,8 +366,8 @@ final class TOCHandler: XMLEventHandler {
         if first != decoded.name {
             note(
                 index,
-                .xarError(
-                    "xar-file-name",
+                Rule.xarFileName.finding(
+                    nil,
                     "the file has two different names, \"\(first.prefix(120))\" and \"\(decoded.name.prefix(120))\"; readers would disagree on which one it is"
                 ))
         }
@@ -374,7 +377,8 @@ final class TOCHandler: XMLEventHandler {
         if let value = XarNumber.decimal(text) { return value }
         note(
             index,
-            .xarError("xar-number", "\(what) \"\(text.prefix(80))\" is not a plain decimal number that fits in 64 bits")
+            Rule.xarNumber.finding(
+                nil, "\(what) \"\(text.prefix(80))\" is not a plain decimal number that fits in 64 bits")
         )
         return nil
     }
@@ -382,24 +386,24 @@ final class TOCHandler: XMLEventHandler {
     private func finishData() {
         guard let index = fileFrames.last?.index else { return }
         if fileFrames[fileFrames.count - 1].dataCount > 1 {
-            note(index, .xarError("xar-data-fields", "the file has more than one <data>"))
+            note(index, Rule.xarDataFields.finding(nil, "the file has more than one <data>"))
             return
         }
         let (data, problems) = dataFrame.finish()
-        for problem in problems { note(index, .xarError(problem.rule, problem.message)) }
+        for problem in problems { note(index, problem.rule.finding(nil, problem.message)) }
         if let data { toc.files[index].data = data }
     }
 
     private func finishFile() {
         guard let frame = fileFrames.popLast() else { return }
         if frame.nameCount == 0 {
-            note(frame.index, .xarError("xar-file-name", "the file has no <name>"))
+            note(frame.index, Rule.xarFileName.finding(nil, "the file has no <name>"))
         }
         if frame.typeCount != 1 {
             note(
                 frame.index,
-                .xarError(
-                    "xar-file-type",
+                Rule.xarFileType.finding(
+                    nil,
                     frame.typeCount == 0 ? "the file has no <type>" : "the file has \(frame.typeCount) <type> elements")
             )
         }

@@ -1,4 +1,5 @@
 import IAPCore
+import IAPRules
 import XMLKit
 
 /// What reading the TOC gave: the model, its findings, and the digest of the compressed bytes.
@@ -28,7 +29,7 @@ enum TOCReader {
             parser = try StrictXMLParser(doctype: .forbidden, limits: xmlLimits, handler: handler)
         } catch {
             throw XarError(
-                rule: "xar-toc-xml", "could not start the XML parser: \(error)", advice: "report this as a bug")
+                rule: .xarTocXml, "could not start the XML parser: \(error)", advice: "report this as a bug")
         }
         let hasher = header.checksumAlgorithm.map { DigestHasher($0) }
         let inflater = Inflater(format: .zlib)
@@ -44,7 +45,7 @@ enum TOCReader {
                 }
                 guard got == want else {
                     throw XarError(
-                        rule: "xar-toc-length", "the file ends inside the compressed TOC",
+                        rule: .xarTocLength, "the file ends inside the compressed TOC",
                         offset: position + UInt64(got),
                         advice: "the archive is truncated; rebuild or download it again")
                 }
@@ -63,7 +64,7 @@ enum TOCReader {
             }
             guard inflater.finished else {
                 throw XarError(
-                    rule: "xar-toc-length",
+                    rule: .xarTocLength,
                     "the zlib TOC stream does not end within the declared \(header.tocCompressedLength) compressed bytes",
                     offset: end, advice: "the header's TOC length is wrong or the TOC is cut short; rebuild the archive"
                 )
@@ -73,11 +74,11 @@ enum TOCReader {
             throw error
         } catch is TooLarge {
             throw XarError(
-                rule: "xar-toc-too-large", "the TOC inflates to more than \(limits.maxTOCBytes) bytes",
+                rule: .xarTocTooLarge, "the TOC inflates to more than \(limits.maxTOCBytes) bytes",
                 offset: start, advice: "refuse the archive; no real package has a TOC this large")
         } catch let error as ZlibError {
             throw XarError(
-                rule: "xar-toc-inflate", "the compressed TOC is corrupt: \(error.reason)",
+                rule: .xarTocInflate, "the compressed TOC is corrupt: \(error.reason)",
                 offset: start + error.inputOffset, advice: "the archive is damaged; rebuild or download it again")
         } catch let error as XMLError {
             throw tocXMLError(error, offset: start)
@@ -86,7 +87,7 @@ enum TOCReader {
         }
         guard handler.sawTOC else {
             throw XarError(
-                rule: "xar-toc-xml", "the TOC has no <xar><toc> element", offset: start,
+                rule: .xarTocXml, "the TOC has no <xar><toc> element", offset: start,
                 advice: "this is not a xar table of contents; rebuild the archive")
         }
 
@@ -98,19 +99,19 @@ enum TOCReader {
             return finding
         }
         if handler.droppedFindings > 0 {
-            findings.append(.xarError("xar-toc-xml", "\(handler.droppedFindings) more TOC findings were not listed"))
+            findings.append(Rule.xarTocXml.finding(nil, "\(handler.droppedFindings) more TOC findings were not listed"))
         }
         if let junkAt {
             findings.append(
-                .xarError(
-                    "xar-toc-length", offset: junkAt,
+                Rule.xarTocLength.finding(
+                    nil, offset: junkAt,
                     "the zlib TOC stream ends \(end - junkAt) bytes before the declared compressed length; the rest is junk"
                 ))
         }
         if produced != header.tocUncompressedLength {
             findings.append(
-                .xarError(
-                    "xar-toc-size", offset: 16,
+                Rule.xarTocSize.finding(
+                    nil, offset: 16,
                     "the TOC inflates to \(produced) bytes, but the header declares \(header.tocUncompressedLength)"))
         }
         return TOCReadResult(
@@ -133,15 +134,15 @@ enum TOCReader {
         switch error.kind {
         case .doctype, .internalSubset:
             return XarError(
-                rule: "xar-toc-doctype", "the TOC carries a DOCTYPE: \(error.message)\(location)", offset: offset,
+                rule: .xarTocDoctype, "the TOC carries a DOCTYPE: \(error.message)\(location)", offset: offset,
                 advice: "a xar TOC never has a DOCTYPE; refuse the archive")
         case .limit:
             return XarError(
-                rule: "xar-toc-too-large", "the TOC is beyond the limits: \(error.message)\(location)", offset: offset,
+                rule: .xarTocTooLarge, "the TOC is beyond the limits: \(error.message)\(location)", offset: offset,
                 advice: "refuse the archive; no real package has a TOC this large")
         default:
             return XarError(
-                rule: "xar-toc-xml", "the TOC is not valid xar XML: \(error.message)\(location)", offset: offset,
+                rule: .xarTocXml, "the TOC is not valid xar XML: \(error.message)\(location)", offset: offset,
                 advice: "the TOC is damaged or hand-made; rebuild the archive")
         }
     }

@@ -1,4 +1,5 @@
 import IAPCore
+import IAPRules
 
 /// A xar archive opened strictly: header and TOC parsed and checked, data read on demand.
 public final class XarArchive: @unchecked Sendable {
@@ -68,7 +69,7 @@ public final class XarArchive: @unchecked Sendable {
         if findings.count > limits.maxFindings {
             let dropped = findings.count - limits.maxFindings
             findings.removeLast(dropped)
-            findings.append(.xarError("xar-toc-xml", "\(dropped) more findings were not listed"))
+            findings.append(Rule.xarTocXml.finding(nil, "\(dropped) more findings were not listed"))
         }
         return XarArchive(
             path: path, fileSize: fileSize, header: header, toc: result.toc, findings: findings,
@@ -81,81 +82,82 @@ public final class XarArchive: @unchecked Sendable {
     ) throws(XarError) -> XarHeader {
         guard fileSize > 0 else {
             throw XarError(
-                rule: "xar-magic", "the file is empty (0 bytes)", offset: 0,
+                rule: .xarMagic, "the file is empty (0 bytes)", offset: 0,
                 advice: "the download or copy did not happen; fetch the package again")
         }
         guard bytes.count >= 4, bytes.uint32BE(at: 0) == XarHeader.expectedMagic else {
             throw XarError(
-                rule: "xar-magic", "the file does not start with the xar magic \"xar!\"", offset: 0,
+                rule: .xarMagic, "the file does not start with the xar magic \"xar!\"", offset: 0,
                 advice: "this is not a xar archive (flat package); check that the right file was given")
         }
         guard let header = XarHeader.parse(bytes) else {
             throw XarError(
-                rule: "xar-header-size", "the file ends inside the 28-byte xar header", offset: UInt64(bytes.count),
+                rule: .xarHeaderSize, "the file ends inside the 28-byte xar header", offset: UInt64(bytes.count),
                 advice: "the archive is truncated; rebuild or download it again")
         }
         let size = Int(header.headerSize)
         guard size >= XarHeader.byteCount, size <= XarHeader.maxByteCount else {
             throw XarError(
-                rule: "xar-header-size",
+                rule: .xarHeaderSize,
                 "the header declares a size of \(size) bytes; a xar header has 28 (or up to \(XarHeader.maxByteCount) with an algorithm name)",
                 offset: 4, advice: "this is not a well-formed xar archive; refuse it")
         }
         guard header.extraBytes.count == size - XarHeader.byteCount else {
             throw XarError(
-                rule: "xar-header-size", "the file ends inside the \(size)-byte xar header",
+                rule: .xarHeaderSize, "the file ends inside the \(size)-byte xar header",
                 offset: UInt64(XarHeader.byteCount + header.extraBytes.count),
                 advice: "the archive is truncated; rebuild or download it again")
         }
         if header.version != 1 {
-            findings.append(.xarError("xar-version", offset: 6, "the header declares version \(header.version), not 1"))
+            findings.append(
+                Rule.xarVersion.finding(nil, offset: 6, "the header declares version \(header.version), not 1"))
         }
         switch header.checksumScheme {
         case .none:
             findings.append(
-                .xarError(
-                    "xar-checksum-none", offset: 24,
+                Rule.xarChecksumNone.finding(
+                    nil, offset: 24,
                     "the header's TOC checksum algorithm is \"none\": the TOC cannot be verified"))
         case .algorithm(let algorithm, _):
             if algorithm.isBroken {
                 findings.append(
-                    .xarWarning(
-                        "xar-checksum-md5", offset: 24,
+                    Rule.xarChecksumMd5.finding(
+                        nil, offset: 24,
                         "the TOC checksum algorithm is MD5, which is broken; use SHA-1 or better"))
             }
         case .unknownCode(let code):
             findings.append(
-                .xarError(
-                    "xar-checksum-none", offset: 24,
+                Rule.xarChecksumNone.finding(
+                    nil, offset: 24,
                     "the header's TOC checksum algorithm code \(code) is unknown: the TOC cannot be verified"))
         case .unknownName(let name):
             findings.append(
-                .xarError(
-                    "xar-checksum-none", offset: 28,
+                Rule.xarChecksumNone.finding(
+                    nil, offset: 28,
                     "the header names the TOC checksum algorithm \"\(name)\", which is not supported: the TOC cannot be verified"
                 ))
         case .sizeMismatch(let found, let expected):
             throw XarError(
-                rule: "xar-header-size",
+                rule: .xarHeaderSize,
                 "the header is \(found) bytes with checksum code \(header.checksumAlgorithmCode); expected \(expected)",
                 offset: 4, advice: "the header is damaged or hand-made; refuse the archive")
         }
         guard header.tocUncompressedLength <= limits.maxTOCBytes else {
             throw XarError(
-                rule: "xar-toc-too-large",
+                rule: .xarTocTooLarge,
                 "the header declares a \(header.tocUncompressedLength)-byte TOC, more than the \(limits.maxTOCBytes) allowed",
                 offset: 16, advice: "refuse the archive; no real package has a TOC this large")
         }
         let available = fileSize >= UInt64(size) ? fileSize - UInt64(size) : 0
         guard header.tocCompressedLength <= available else {
             throw XarError(
-                rule: "xar-toc-length",
+                rule: .xarTocLength,
                 "the header declares \(header.tocCompressedLength) compressed TOC bytes, but only \(available) follow the header",
                 offset: 8, advice: "the archive is truncated or its header is wrong; rebuild or download it again")
         }
         guard header.tocCompressedLength > 0 else {
             throw XarError(
-                rule: "xar-toc-length", "the header declares an empty TOC", offset: 8,
+                rule: .xarTocLength, "the header declares an empty TOC", offset: 8,
                 advice: "the archive is damaged; rebuild it")
         }
         return header
@@ -187,7 +189,7 @@ public final class XarArchive: @unchecked Sendable {
                     count += n
                     guard count <= Int(declared) else {
                         throw XarError(
-                            rule: "xar-data-size", "the entry decodes to more than its declared \(declared) bytes",
+                            rule: .xarDataSize, "the entry decodes to more than its declared \(declared) bytes",
                             entry: file.path, advice: "the archive is damaged or hostile; refuse it")
                     }
                 }
@@ -211,7 +213,7 @@ public final class XarArchive: @unchecked Sendable {
             } catch {
                 found.append(
                     Finding(
-                        rule: error.rule ?? "xar-data-range", severity: .error, entry: error.entry ?? file.path,
+                        rule: error.rule ?? Rule.xarDataRange, entry: error.entry ?? file.path,
                         offset: error.offset, message: error.message))
             }
             if found.count >= limits.maxFindings { break }

@@ -1,4 +1,5 @@
 import IAPCore
+import IAPRules
 
 /// One entry's decoded bytes, read from the heap in bounded chunks and checked on the way:
 /// never more than the declared size, no junk after the encoded stream, both checksums.
@@ -58,7 +59,7 @@ public final class XarDataStream {
             header: archive.header, fileSize: archive.fileSize, toc: archive.toc, limits: archive.limits)
         guard let range = checker.absoluteRange(offset: data.offset, count: data.length) else {
             throw XarError(
-                rule: "xar-data-range",
+                rule: .xarDataRange,
                 "the data (heap offset \(data.offset), \(data.length) bytes) lies outside the file",
                 entry: file.path, advice: "the archive is truncated or damaged; refuse it")
         }
@@ -67,8 +68,8 @@ public final class XarDataStream {
         size = data.size
         encoding = data.encoding
         decoder = try Self.decoder(for: data.encoding, entry: file.path)
-        archived = try Self.expect(data.archivedChecksum, "archived-checksum", "xar-archived-checksum", file.path)
-        extracted = try Self.expect(data.extractedChecksum, "extracted-checksum", "xar-extracted-checksum", file.path)
+        archived = try Self.expect(data.archivedChecksum, "archived-checksum", Rule.xarArchivedChecksum, file.path)
+        extracted = try Self.expect(data.extractedChecksum, "extracted-checksum", Rule.xarExtractedChecksum, file.path)
         extractedIsArchived = data.encoding == .stored && archived?.hasher.algorithm == extracted?.hasher.algorithm
         if length >= Self.readAheadThreshold {
             readAhead = try? ReadAheadReader(
@@ -78,7 +79,7 @@ public final class XarDataStream {
     }
 
     private static func expect(
-        _ checksum: XarChecksum?, _ name: String, _ rule: String,
+        _ checksum: XarChecksum?, _ name: String, _ rule: Rule,
         _ path: String
     ) throws(XarError) -> (hasher: DigestHasher, expected: [UInt8])? {
         // A missing checksum is reported once, with the archive's findings (`xar-checksum-missing`);
@@ -104,12 +105,12 @@ public final class XarDataStream {
         case .xz: codec = .xz
         case .other(let style):
             throw XarError(
-                rule: "xar-encoding", "unknown data encoding \"\(style)\"", entry: entry,
+                rule: .xarEncoding, "unknown data encoding \"\(style)\"", entry: entry,
                 advice: "rebuild the package with zlib (application/x-gzip), bzip2, lzma, xz or stored data")
         }
         do { return try codec.makeDecoder() } catch {
             throw XarError(
-                rule: "xar-data-decode", "the \(codec) decoder could not start: \(error.reason)", entry: entry,
+                rule: .xarDataDecode, "the \(codec) decoder could not start: \(error.reason)", entry: entry,
                 advice: "the machine is out of memory; try again")
         }
     }
@@ -151,7 +152,7 @@ public final class XarDataStream {
         }
     }
 
-    private func fail(_ rule: String, _ message: String, at offset: UInt64? = nil, advice: String) -> XarError {
+    private func fail(_ rule: Rule, _ message: String, at offset: UInt64? = nil, advice: String) -> XarError {
         XarError(rule: rule, message, entry: entry, offset: offset, advice: advice)
     }
 
@@ -162,7 +163,8 @@ public final class XarDataStream {
             let chunk = try xarIO("reading \(entry)") { try readAhead.next() }
             guard let chunk, chunk.count == want else {
                 throw fail(
-                    "xar-data-range", "the file ends inside the entry's data", at: position + UInt64(chunk?.count ?? 0),
+                    Rule.xarDataRange, "the file ends inside the entry's data",
+                    at: position + UInt64(chunk?.count ?? 0),
                     advice: "the archive is truncated; rebuild or download it again")
             }
             storedBuffer = chunk
@@ -174,7 +176,7 @@ public final class XarDataStream {
             let got = try xarIO("reading \(entry)") { try descriptor.read(into: target, at: position) }
             guard got == want else {
                 throw fail(
-                    "xar-data-range", "the file ends inside the entry's data", at: position + UInt64(got),
+                    Rule.xarDataRange, "the file ends inside the entry's data", at: position + UInt64(got),
                     advice: "the archive is truncated; rebuild or download it again")
             }
             archived?.hasher.update(UnsafeRawBufferPointer(target))
@@ -190,7 +192,7 @@ public final class XarDataStream {
         producedByteCount += UInt64(bytes.count)
         guard UInt64(bytes.count) <= size - decodedByteCount else {
             throw fail(
-                "xar-data-size", "the data decodes to more than its declared size of \(size) bytes; decoding stopped",
+                Rule.xarDataSize, "the data decodes to more than its declared size of \(size) bytes; decoding stopped",
                 advice: "the archive is damaged or a decompression bomb; refuse it")
         }
         decodedByteCount += UInt64(bytes.count)
@@ -205,7 +207,7 @@ public final class XarDataStream {
         let junkOffset = start + storedByteCount - UInt64(storedCount - storedPosition)
         if decoder.finished {
             throw fail(
-                "xar-data-decode",
+                Rule.xarDataDecode,
                 "the compressed stream ends before the stored length of \(length) bytes; the rest is junk",
                 at: junkOffset, advice: "the archive is damaged or hostile; refuse it")
         }
@@ -218,7 +220,7 @@ public final class XarDataStream {
             step = try decoder.decode(input, into: target)
         } catch {
             throw fail(
-                "xar-data-decode", "the \(encoding.style) data is corrupt: \(error.reason)",
+                Rule.xarDataDecode, "the \(encoding.style) data is corrupt: \(error.reason)",
                 at: start + error.inputOffset,
                 advice: "the archive is damaged; rebuild or download it again")
         }
@@ -227,14 +229,14 @@ public final class XarDataStream {
         try check(UnsafeRawBufferPointer(rebasing: buffer[0..<step.produced]))
         if decoder.finished && (storedPosition < storedCount || storedByteCount < length) {
             throw fail(
-                "xar-data-decode",
+                Rule.xarDataDecode,
                 "the compressed stream ends before the stored length of \(length) bytes; the rest is junk",
                 at: start + storedByteCount - UInt64(storedCount - storedPosition),
                 advice: "the archive is damaged or hostile; refuse it")
         }
         if step.consumed == 0 && step.produced == 0 && !decoder.finished && storedPosition < storedCount {
             throw fail(
-                "xar-data-decode", "the compressed data makes no progress", at: junkOffset,
+                Rule.xarDataDecode, "the compressed data makes no progress", at: junkOffset,
                 advice: "the archive is damaged; rebuild or download it again")
         }
         return step.produced
@@ -243,7 +245,7 @@ public final class XarDataStream {
     private func finishChecks() throws(XarError) {
         if let decoder, !decoder.finished {
             throw fail(
-                "xar-data-decode", "the compressed stream is cut short at the end of its \(length) stored bytes",
+                Rule.xarDataDecode, "the compressed stream is cut short at the end of its \(length) stored bytes",
                 at: start + length, advice: "the archive is damaged; rebuild or download it again")
         }
         var archivedDigest: [UInt8]?
@@ -252,14 +254,14 @@ public final class XarDataStream {
             archivedDigest = digest
             guard digest == archived.expected else {
                 throw fail(
-                    "xar-archived-checksum",
+                    Rule.xarArchivedChecksum,
                     "the stored bytes digest to \(Hex.encode(digest)), but the TOC records \(Hex.encode(archived.expected))",
                     at: start, advice: "the archive is damaged or was altered; refuse it")
             }
         }
         guard decodedByteCount == size else {
             throw fail(
-                "xar-data-size", "the data decodes to \(decodedByteCount) bytes, but the TOC declares \(size)",
+                Rule.xarDataSize, "the data decodes to \(decodedByteCount) bytes, but the TOC declares \(size)",
                 at: start,
                 advice: "the archive is damaged; refuse it")
         }
@@ -267,7 +269,7 @@ public final class XarDataStream {
             let digest = extractedIsArchived ? (archivedDigest ?? []) : extracted.hasher.finish()
             guard digest == extracted.expected else {
                 throw fail(
-                    "xar-extracted-checksum",
+                    Rule.xarExtractedChecksum,
                     "the decoded bytes digest to \(Hex.encode(digest)), but the TOC records \(Hex.encode(extracted.expected))",
                     at: start, advice: "the archive is damaged or was altered; refuse it")
             }

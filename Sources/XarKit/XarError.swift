@@ -1,7 +1,9 @@
+import IAPRules
+
 /// A xar problem that stops the work: the file is not a readable xar, or a data stream failed a check.
 public struct XarError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// The validation rule id (e.g. `xar-magic`), or nil for input/output failures.
-    public var rule: String?
+    /// The rule the archive breaks (e.g. ``Rule/xarMagic``), or nil for input/output failures.
+    public var rule: Rule?
     /// What is wrong.
     public var message: String
     /// The entry (path inside the archive) it concerns, if any.
@@ -12,7 +14,7 @@ public struct XarError: Error, Equatable, Sendable, CustomStringConvertible {
     public var advice: String
 
     /// Creates an error with its context.
-    public init(rule: String?, _ message: String, entry: String? = nil, offset: UInt64? = nil, advice: String) {
+    public init(rule: Rule?, _ message: String, entry: String? = nil, offset: UInt64? = nil, advice: String) {
         self.rule = rule
         self.message = message
         self.entry = entry

@@ -1,3 +1,5 @@
+import IAPCore
+
 /// Bounds on what reading an archive may cost.
 public struct XarLimits: Sendable {
     /// Largest uncompressed TOC accepted, in bytes (declared and actual).
@@ -11,10 +13,10 @@ public struct XarLimits: Sendable {
     /// Most findings collected; later ones are summarised in one last finding.
     public var maxFindings: Int
 
-    /// The defaults: 64 MiB TOC, 1,000,000 files, 256 levels, 64 KiB texts, 10,000 findings.
+    /// The defaults are `Limits`': 64 MiB TOC, 1,000,000 files, 256 levels, 64 KiB texts, 10,000 findings.
     public init(
-        maxTOCBytes: UInt64 = 64 << 20, maxFiles: Int = 1_000_000, maxDepth: Int = 256,
-        maxTextBytes: Int = 65_536, maxFindings: Int = 10_000
+        maxTOCBytes: UInt64 = Limits.tocBytes, maxFiles: Int = Limits.tocFiles, maxDepth: Int = Limits.tocDepth,
+        maxTextBytes: Int = Limits.tocTextBytes, maxFindings: Int = Limits.findings
     ) {
         self.maxTOCBytes = maxTOCBytes
         self.maxFiles = maxFiles

@@ -1,4 +1,5 @@
 import IAPCore
+import IAPRules
 import XMLKit
 
 /// Verifies the TOC's signatures against the digest of the compressed TOC, as xar and productsign
@@ -6,7 +7,7 @@ import XMLKit
 /// digest itself (not hashed again); `CMS` is a detached SignedData over the same digest bytes.
 enum XarSignatureVerifier {
     /// Largest signature read (real ones are 256 bytes to ~10 KiB).
-    static let maxSignatureBytes: UInt64 = 1 << 20
+    static let maxSignatureBytes = Limits.signatureBytes
     /// Most certificates read per signature.
     static let maxCertificates = 16
 
@@ -45,28 +46,29 @@ enum XarSignatureVerifier {
             let (sum, overflow) = heap.heapOffset.addingReportingOverflow(offset)
             start = overflow ? nil : sum
         }
-        func fail(_ rule: String, _ problem: String, _ advice: String) -> (XarSignatureCheck, Finding?) {
+        func fail(_ rule: Rule, _ problem: String, _ advice: String) -> (XarSignatureCheck, Finding?) {
             check.problem = problem
             return (
-                check, .xarError(rule, offset: start, "the \(label) (TOC line \(signature.line)) \(problem); \(advice)")
+                check,
+                rule.finding(nil, offset: start, "the \(label) (TOC line \(signature.line)) \(problem); \(advice)")
             )
         }
         let resign = "re-sign the package (productsign) or fetch it again from its source"
 
         // The certificates, leaf first.
         guard !signature.certificateTexts.isEmpty else {
-            return fail("xar-signature-certificate", "lists no <X509Certificate>, so it cannot be verified", resign)
+            return fail(Rule.xarSignatureCertificate, "lists no <X509Certificate>, so it cannot be verified", resign)
         }
         guard signature.certificateTexts.count <= maxCertificates else {
             return fail(
-                "xar-signature-certificate",
+                Rule.xarSignatureCertificate,
                 "lists \(signature.certificateTexts.count) certificates, more than the \(maxCertificates) read", resign)
         }
         var certificates: [X509Certificate] = []
         for (index, text) in signature.certificateTexts.enumerated() {
             let which = index == 0 ? "certificate 1 (the signer's)" : "certificate \(index + 1)"
             guard let der = Base64.decode(text), !der.isEmpty else {
-                return fail("xar-signature-certificate", "has a \(which) that is not base64 text", resign)
+                return fail(Rule.xarSignatureCertificate, "has a \(which) that is not base64 text", resign)
             }
             do {
                 let certificate = try X509Certificate(der: der)
@@ -74,21 +76,22 @@ enum XarSignatureVerifier {
                 check.certificates.append(.init(certificate))
                 check.certificateDER.append(der)
             } catch {
-                return fail("xar-signature-certificate", "has a \(which) that cannot be read: \(error.message)", resign)
+                return fail(
+                    Rule.xarSignatureCertificate, "has a \(which) that cannot be read: \(error.message)", resign)
             }
         }
         guard let leaf = certificates.first else {
-            return fail("xar-signature-certificate", "lists no certificate", resign)
+            return fail(Rule.xarSignatureCertificate, "lists no certificate", resign)
         }
 
         // The signature bytes.
         guard let offset = signature.offset, let size = signature.size, let start else {
             return fail(
-                "xar-signature-invalid", "lacks a valid <offset> or <size>, so its bytes cannot be found", resign)
+                Rule.xarSignatureInvalid, "lacks a valid <offset> or <size>, so its bytes cannot be found", resign)
         }
         guard size > 0, size <= maxSignatureBytes else {
             return fail(
-                "xar-signature-invalid", "declares \(size) signature bytes (at most \(maxSignatureBytes) are read)",
+                Rule.xarSignatureInvalid, "declares \(size) signature bytes (at most \(maxSignatureBytes) are read)",
                 resign)
         }
         guard start <= heap.fileSize, size <= heap.fileSize - start else {
@@ -100,11 +103,11 @@ enum XarSignatureVerifier {
         do {
             bytes = try heap.descriptor.read(count: Int(size), at: start)
         } catch {
-            return fail("xar-signature-invalid", "cannot be read: \(error)", "check the file and the disk")
+            return fail(Rule.xarSignatureInvalid, "cannot be read: \(error)", "check the file and the disk")
         }
         guard let digest, let algorithm else {
             return fail(
-                "xar-signature-invalid", "cannot be verified: the TOC has no digest to check it against",
+                Rule.xarSignatureInvalid, "cannot be verified: the TOC has no digest to check it against",
                 "a signed TOC needs a SHA-1 (or better) TOC checksum; re-sign the package")
         }
 
@@ -116,31 +119,31 @@ enum XarSignatureVerifier {
                         signature: bytes, digest: digest, algorithm: algorithm, certificate: leaf)
                 else {
                     return fail(
-                        "xar-signature-invalid",
+                        Rule.xarSignatureInvalid,
                         "does not verify against the TOC's \(algorithm.rawValue) digest with the key of \(leaf.subject): the TOC or the signature was changed after signing, or the certificate is not the signer's",
                         resign)
                 }
             } catch {
                 return fail(
-                    "xar-signature-certificate", "cannot be checked with certificate 1: \(error.message)", resign)
+                    Rule.xarSignatureCertificate, "cannot be checked with certificate 1: \(error.message)", resign)
             }
         case "CMS":
             do {
                 let signers = try SignatureVerification.verifyCMS(bytes, content: digest, extra: certificates)
                 guard signers.contains(where: { $0.isSame(as: leaf) }) else {
                     return fail(
-                        "xar-signature-invalid",
+                        Rule.xarSignatureInvalid,
                         "is signed by \(signers.first?.subject ?? "an unknown certificate"), not by the certificate the TOC lists first (\(leaf.subject))",
                         resign)
                 }
             } catch {
                 return fail(
-                    "xar-signature-invalid",
+                    Rule.xarSignatureInvalid,
                     "does not verify against the TOC's \(algorithm.rawValue) digest: \(error.message)", resign)
             }
         default:
             return fail(
-                "xar-signature-invalid", "has an unknown style, so it cannot be verified (RSA and CMS are known)",
+                Rule.xarSignatureInvalid, "has an unknown style, so it cannot be verified (RSA and CMS are known)",
                 resign)
         }
         check.status = .verified
@@ -159,8 +162,8 @@ extension XarSignatureCheck {
             guard let leaf = chain.first else {
                 trust = .untrusted
                 trustProblem = "its certificates cannot be read"
-                return .xarError(
-                    "xar-signature-untrusted",
+                return Rule.xarSignatureUntrusted.finding(
+                    nil,
                     "the \(label) has no readable certificate, so it cannot lead to the trust anchor; sign the package with a certificate issued under the anchor"
                 )
             }
@@ -169,8 +172,8 @@ extension XarSignatureCheck {
             {
                 trust = .untrusted
                 trustProblem = problem
-                return .xarError(
-                    "xar-signature-untrusted",
+                return Rule.xarSignatureUntrusted.finding(
+                    nil,
                     "the \(label) chain from \(leaf.subject) does not lead to the trust anchor (\(problem)); sign the package with a certificate issued under the anchor, or give the right --trust-anchor"
                 )
             }
@@ -179,7 +182,7 @@ extension XarSignatureCheck {
         } catch {
             trust = .untrusted
             trustProblem = error.message
-            return .xarError("xar-signature-untrusted", "the \(label) chain cannot be judged: \(error.message)")
+            return Rule.xarSignatureUntrusted.finding(nil, "the \(label) chain cannot be judged: \(error.message)")
         }
     }
 }

@@ -1,3 +1,5 @@
+import IAPRules
+
 /// The end-of-run summary: totals, rate, findings and a per-mutator table.
 enum FuzzReport {
     /// The report text.

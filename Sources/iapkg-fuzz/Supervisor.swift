@@ -1,4 +1,5 @@
 import IAPCore
+import IAPRules
 
 #if canImport(Glibc)
     import Glibc

@@ -1,4 +1,5 @@
 import IAPKit
+import IAPRules
 import XarKit
 
 /// What one input reached: how deep it got tells whether a mutator gets past the outer gates.

@@ -6,7 +6,7 @@ import Testing
 @Suite struct HelpTextTests {
     static let commands = [
         [], ["init"], ["build"], ["bump"], ["inspect"], ["validate"], ["unpack"], ["list"], ["activate"], ["serve"],
-        ["diff"],
+        ["diff"], ["rules"],
     ]
 
     func help(_ command: [String], columns: Int) throws -> [Substring] {

@@ -129,20 +129,4 @@ import Testing
         #expect(text.contains("\"fullyQualifiedName\" : \"Contents/run.sh\""))
         #expect(text.contains("\"level\" : \"warning\""))
     }
-
-    /// Every rule id in README's "The rules" table has a one-line summary (SARIF's rule descriptions).
-    @Test func everyReadmeRuleHasASummary() throws {
-        let readme = try String(contentsOf: Harness.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        let table = try #require(
-            readme.components(separatedBy: "### The rules").last?.components(separatedBy: "\n## ").first)
-        let ids = table.split(separator: "`").enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
-            .filter { $0.range(of: #"^[a-z]+(-[a-z0-9]+)+$"#, options: .regularExpression) != nil }
-        #expect(ids.count > 80)
-        let known = Set(RuleSummaries.all.map(\.key))
-        #expect(Set(ids).subtracting(known).isEmpty, "no summary for \(Set(ids).subtracting(known).sorted())")
-        for extra in ["xar-name-encoding", "xar-name-wrapped", "entry-reader-collision", "entry-data-not-file"] {
-            #expect(known.contains(extra))
-        }
-        #expect(RuleSummaries.all.count == known.count, "a rule id is listed twice")
-    }
 }

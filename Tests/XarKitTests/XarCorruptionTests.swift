@@ -18,7 +18,7 @@ import XarKit
             _ = archive.verifyAllData()
             return archive.findings.isEmpty ? "clean" : "findings"
         } catch {
-            return error.rule ?? "io"
+            return error.rule?.id ?? "io"
         }
     }
 

@@ -122,7 +122,7 @@ struct EncodingCase: CustomTestStringConvertible, Sendable {
             }
             Issue.record("the bomb decoded to the end")
         } catch {
-            #expect(error.rule == "xar-data-size")
+            #expect(error.rule?.id == "xar-data-size")
         }
         #expect(delivered <= declared)
         #expect(stream.producedByteCount <= UInt64(declared) + 1)
@@ -139,7 +139,7 @@ struct EncodingCase: CustomTestStringConvertible, Sendable {
             _ = try archive.readAll(file, maxBytes: 1 << 20)
             Issue.record("corrupt data decoded")
         } catch {
-            #expect(error.rule == "xar-data-decode")
+            #expect(error.rule?.id == "xar-data-decode")
             #expect(error.offset.map { $0 >= start && $0 < start + data.length } == true, "\(error)")
         }
         // A byte changed in the middle: refused, whichever check sees it first.
@@ -167,7 +167,7 @@ struct EncodingCase: CustomTestStringConvertible, Sendable {
             _ = try archive.readAll(file, maxBytes: 1 << 20)
             Issue.record("a 2 GiB dictionary was accepted")
         } catch {
-            #expect(error.rule == "xar-data-decode")
+            #expect(error.rule?.id == "xar-data-decode")
             #expect(error.message.contains("256 MiB"), "\(error)")
         }
     }

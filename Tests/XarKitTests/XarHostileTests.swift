@@ -1,5 +1,6 @@
 import Foundation
 import IAPCore
+import IAPRules
 import Testing
 
 @testable import XarKit
@@ -40,7 +41,7 @@ import Testing
         let path = try directory.write(Array("xar!\0\u{1c}".utf8), to: "short")
         #expect(
             throws: XarError(
-                rule: "xar-header-size", "the file ends inside the 28-byte xar header", offset: 6,
+                rule: .xarHeaderSize, "the file ends inside the 28-byte xar header", offset: 6,
                 advice: "the archive is truncated; rebuild or download it again")
         ) {
             try XarArchive.open(path: path)
@@ -90,7 +91,7 @@ import Testing
             _ = try XarArchive.open(path: path)
             Issue.record("opened a corrupt TOC")
         } catch {
-            #expect(["xar-toc-inflate", "xar-toc-xml"].contains(error.rule ?? ""))
+            #expect(["xar-toc-inflate", "xar-toc-xml"].contains(error.rule?.id ?? ""))
         }
         var garbage = try XarFixture().bytes()
         for i in 28..<60 { garbage[i] = 0x55 }
@@ -100,7 +101,7 @@ import Testing
                 do {
                     _ = try XarArchive.open(path: path)
                     return nil
-                } catch let error as XarError { return error.rule }
+                } catch let error as XarError { return error.rule?.id }
             }() == "xar-toc-inflate")
     }
 
@@ -339,7 +340,7 @@ import Testing
             while try buffer.withUnsafeMutableBytes({ try stream.read(into: $0) }) > 0 {}
             Issue.record("read past a bad checksum")
         } catch let error as XarError {
-            #expect(error.rule == "xar-extracted-checksum")
+            #expect(error.rule?.id == "xar-extracted-checksum")
             #expect(error.entry == "hello.txt")
         }
     }
@@ -377,7 +378,7 @@ import Testing
             }
             Issue.record("the bomb decoded to the end")
         } catch {
-            #expect(error.rule == "xar-data-size")
+            #expect(error.rule?.id == "xar-data-size")
         }
         #expect(delivered <= 10)
         #expect(stream.decodedByteCount <= 10)

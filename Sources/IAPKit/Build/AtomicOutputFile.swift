@@ -1,9 +1,5 @@
 import IAPCore
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// A file written beside its destination and moved into place only when complete, so a failed or
 /// killed write never leaves a partial file under the real name. The file has no name while it is
 /// written (O_TMPFILE), so even `kill -9` leaves nothing; where the file system cannot do that, a
@@ -24,7 +20,7 @@ final class AtomicOutputFile {
         Self.removeStaleTemporaries(in: folder, base: base)
         if let file = UnnamedFile.create(in: folder) {
             // 0644 whatever the umask, as the named fallback and the tool before it wrote.
-            fchmod(file.rawValue, 0o644)
+            try file.setPermissions(0o644)
             self.file = file
             unnamed = true
             let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
@@ -32,12 +28,13 @@ final class AtomicOutputFile {
                 folder + "/." + base + ".iapkg-" + String((0..<6).map { _ in letters.randomElement() ?? "x" })
             return
         }
-        var template = Array((folder + "/." + base + ".iapkg-XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw SystemError("create", path: destination) }
-        temporaryPath = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        fchmod(fd, 0o644)
-        file = FileDescriptor(owning: fd, path: temporaryPath)
+        do {
+            file = try FileSystem.makeTemporaryFile(in: folder, prefix: "." + base + ".iapkg-")
+        } catch {
+            throw SystemError("create", path: destination, code: error.code)
+        }
+        temporaryPath = file.path
+        try file.setPermissions(0o644)
         unnamed = false
     }
 
@@ -45,39 +42,30 @@ final class AtomicOutputFile {
     func commit() throws {
         try file.sync()
         if unnamed { try UnnamedFile.link(file, as: temporaryPath) }
-        guard rename(temporaryPath, destination) == 0 else {
-            let error = SystemError("rename", path: destination)
-            if unnamed { unlink(temporaryPath) }
+        do {
+            try FileSystem.rename(temporaryPath, to: destination)
+        } catch {
+            if unnamed { FileSystem.remove(temporaryPath) }
             throw error
         }
         committed = true
-        let dir = open(Self.folder(of: destination), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if dir >= 0 {
-            fsync(dir)
-            close(dir)
-        }
+        FileSystem.syncFolder(Self.folder(of: destination))
     }
 
     deinit {
-        if !committed && !unnamed { unlink(temporaryPath) }
+        if !committed && !unnamed { FileSystem.remove(temporaryPath) }
     }
 
     /// Removes `.BASE.iapkg-XXXXXX` files left by runs killed before this one (older than a minute:
     /// a concurrent run holds its temporary name for an instant only, or writes unnamed).
     private static func removeStaleTemporaries(in folder: String, base: String) {
-        guard let dir = opendir(folder) else { return }
-        defer { closedir(dir) }
+        guard let directory = try? DirectoryHandle.open(FileSystem.realPath(folder) ?? folder),
+            let names = try? directory.names()
+        else { return }
         let prefix = "." + base + ".iapkg-"
-        let now = time(nil)
-        while let item = readdir(dir) {
-            let name = withUnsafeBytes(of: item.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            guard name.hasPrefix(prefix), name.utf8.count == prefix.utf8.count + 6 else { continue }
-            var st = stat()
-            let path = folder + "/" + name
-            guard lstat(path, &st) == 0, st.st_mode & S_IFMT == S_IFREG, now - st.st_mtim.tv_sec > 60 else { continue }
-            unlink(path)
+        for name in names where name.hasPrefix(prefix) && name.utf8.count == prefix.utf8.count + 6 {
+            guard let status = directory.status(name), status.isRegularFile, status.age > 60 else { continue }
+            FileSystem.remove(folder + "/" + name)
         }
     }
 

@@ -1,4 +1,5 @@
 import IAPCore
+import IAPRules
 
 /// Which of the two package shapes to write (FORMAT.md §5).
 public enum PackageLayout: String, Sendable, Codable, CaseIterable {

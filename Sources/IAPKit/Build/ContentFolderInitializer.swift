@@ -1,9 +1,5 @@
 import IAPCore
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// Creates a new content folder: `ContentInfo.plist` (version 1.0) and an empty `Contents/`.
 public enum ContentFolderInitializer {
     /// Creates the folder at `path` for `productIdentifier`. Refuses a bad identifier and a folder
@@ -12,9 +8,8 @@ public enum ContentFolderInitializer {
         if let problem = ProductIdentifier.problem(with: productIdentifier) {
             throw .refused("'\(productIdentifier)' is not a valid product identifier: \(problem)")
         }
-        var st = stat()
-        if lstat(path, &st) == 0 {
-            guard st.st_mode & S_IFMT == S_IFDIR else {
+        if let status = FileSystem.linkStatus(path) {
+            guard status.isDirectory else {
                 throw .refused("\(path) already exists and is not a folder; choose another path")
             }
             let existing: [String]
@@ -26,8 +21,8 @@ public enum ContentFolderInitializer {
                     "\(path) already exists and is not empty; iapkg init never overwrites — choose an empty or new folder"
                 )
             }
-        } else if mkdir(path, 0o755) != 0 {
-            throw .system(SystemError("create folder", path: path))
+        } else {
+            do { try FileSystem.makeDirectory(path) } catch { throw .system(error) }
         }
         let plistPath = path + "/ContentInfo.plist"
         do {
@@ -37,8 +32,6 @@ public enum ContentFolderInitializer {
         } catch {
             throw .system(error as? SystemError ?? SystemError("write", path: plistPath))
         }
-        if mkdir(path + "/Contents", 0o755) != 0 {
-            throw .system(SystemError("create folder", path: path + "/Contents"))
-        }
+        do { try FileSystem.makeDirectory(path + "/Contents") } catch { throw .system(error) }
     }
 }

@@ -1,15 +1,12 @@
 import IAPCore
+import IAPRules
 import XMLKit
 import XarKit
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// Builds a content folder into a package: scan, check every rule, write atomically.
 public enum PackageBuilder {
     /// Largest package Apple accepted for upload (2 GiB).
-    public static let maxPackageBytes: UInt64 = 2_147_483_648
+    public static let maxPackageBytes = Limits.packageBytes
 
     /// Builds `folder`. Throws `IAPKitError.invalid` with every finding when the folder breaks a rule.
     public static func build(folder: String, options: BuildOptions) throws(IAPKitError) -> BuildReport {
@@ -59,8 +56,8 @@ public enum PackageBuilder {
             throw IAPKitError.invalid(
                 path: folder,
                 findings: [
-                    .error(
-                        "size-package-limit", nil,
+                    Rule.sizePackageLimit.finding(
+                        nil,
                         "the package would be \(size) bytes, over the 2 GiB (2,147,483,648 bytes) Apple accepts; split the content into several products"
                     )
                 ])
@@ -76,13 +73,14 @@ public enum PackageBuilder {
     /// Where the package goes: checked before any work, and never inside the content folder (the next
     /// build would find it there). The default name lands beside the folder when run from inside it.
     private static func outputPath(_ given: String?, folder: String, default name: String) throws -> String {
-        let content = realPath(folder) ?? folder
+        let content = FileSystem.realPath(folder) ?? folder
         var output = given ?? name
         let parent = AtomicOutputFile.folder(of: output)
-        guard let resolvedParent = realPath(parent) else {
+        guard let resolvedParent = FileSystem.realPath(parent) else {
             throw IAPKitError.system(
                 SystemError(
-                    "write \(output): the folder '\(parent)' does not exist; create it or choose another", code: ENOENT)
+                    "write \(output): the folder '\(parent)' does not exist; create it or choose another",
+                    code: SystemError.Code.noSuchFile)
             )
         }
         if resolvedParent == content || resolvedParent.hasPrefix(content + "/") {
@@ -93,19 +91,14 @@ public enum PackageBuilder {
             }
             output = AtomicOutputFile.folder(of: content) + "/" + name
         }
-        var st = stat()
-        if stat(output, &st) == 0, st.st_mode & S_IFMT == S_IFDIR {
+        if FileSystem.status(output)?.isDirectory == true {
             throw IAPKitError.system(
-                SystemError("write \(output): it is a folder; give a file name such as \(output)/\(name)", code: EISDIR)
+                SystemError(
+                    "write \(output): it is a folder; give a file name such as \(output)/\(name)",
+                    code: SystemError.Code.isDirectory)
             )
         }
         return output
-    }
-
-    private static func realPath(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
     }
 
     /// Reads the folder's ContentInfo.plist: what it says, the bytes to package (XML; a binary
@@ -115,28 +108,13 @@ public enum PackageBuilder {
         else {
             return (nil, [], [])
         }
-        guard source.entry.size <= UInt64(ContentInfo.maxBytes) else {
-            return (
-                nil, [],
-                [
-                    .error(
-                        "plist-size", "ContentInfo.plist",
-                        "ContentInfo.plist is \(source.entry.size) bytes; at most 1 MiB is allowed")
-                ]
-            )
-        }
-        var bytes: [UInt8] = []
-        try SourceFileReader.stream(source.sourcePath, expectedSize: source.entry.size) { bytes.append(contentsOf: $0) }
-        let (info, findings) = ContentInfo.read(bytes)
+        let loaded = try ContentInfoLoader.load(source.sourcePath)
+        let (info, bytes, findings) = (loaded.info, loaded.bytes, loaded.findings)
         if let info, info.format == .binary, let (value, _) = try? PropertyListReader.read(bytes) {
             return (info, (try? PropertyListWriter.xml(value)) ?? bytes, findings)
         }
         return (info, bytes, findings)
     }
 
-    static func monotonicSeconds() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
+    static func monotonicSeconds() -> Double { MonotonicClock.seconds() }
 }

@@ -1,9 +1,6 @@
 import IAPCore
+import IAPRules
 import XMLKit
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// What `iapkg bump` did.
 public struct BumpReport: Codable, Sendable {
@@ -25,29 +22,12 @@ public enum VersionBumper {
 
     /// Bumps the plist at `path` (a content folder or the ContentInfo.plist itself).
     public static func bump(_ path: String, to target: Target) throws(IAPKitError) -> BumpReport {
-        var st = stat()
-        guard stat(path, &st) == 0 else { throw .system(SystemError("open", path: path)) }
         let plistPath =
-            st.st_mode & S_IFMT == S_IFDIR ? (path.hasSuffix("/") ? path : path + "/") + "ContentInfo.plist" : path
-        let bytes: [UInt8]
-        let mode: UInt32
-        do {
-            let file = try FileDescriptor.openForReading(plistPath)
-            let status = try file.status()
-            mode = UInt32(status.st_mode) & 0o777
-            guard status.st_size <= ContentInfo.maxBytes else {
-                throw IAPKitError.invalid(
-                    path: plistPath,
-                    findings: [.error("plist-size", "ContentInfo.plist", "the file is larger than 1 MiB")])
-            }
-            bytes = try file.read(count: Int(status.st_size), at: 0)
-        } catch let error as IAPKitError {
-            throw error
-        } catch {
-            throw .system(error as? SystemError ?? SystemError("read", path: plistPath, code: EIO))
-        }
-        let (info, findings) = ContentInfo.read(bytes, entry: plistPath)
-        guard let info else { throw .invalid(path: plistPath, findings: findings) }
+            try FileStatus.ofInput(path).isDirectory
+            ? (path.hasSuffix("/") ? path : path + "/") + "ContentInfo.plist" : path
+        let loaded = try ContentInfoLoader.load(plistPath, entry: plistPath, followingLinks: true)
+        let (bytes, mode) = (loaded.bytes, loaded.permissions & 0o777)
+        guard let info = loaded.info else { throw .invalid(path: plistPath, findings: loaded.findings) }
         let next: ContentVersion
         switch target {
         case .part(let part):
@@ -82,12 +62,12 @@ public enum VersionBumper {
         } catch let error as IAPKitError {
             throw error
         } catch {
-            throw .invalid(path: plistPath, findings: [.error("plist-syntax", "ContentInfo.plist", "\(error)")])
+            throw .invalid(path: plistPath, findings: [Rule.plistSyntax.finding("ContentInfo.plist", "\(error)")])
         }
         do {
             try replaceFile(plistPath, with: updated, mode: mode)
         } catch {
-            throw .system(error as? SystemError ?? SystemError("write", path: plistPath, code: EIO))
+            throw .system(error as? SystemError ?? SystemError("write", path: plistPath, code: SystemError.Code.io))
         }
         return BumpReport(
             path: plistPath, from: info.contentVersion.text, to: next.text, rewrittenAsXML: info.format == .binary)
@@ -97,7 +77,7 @@ public enum VersionBumper {
     private static func replaceFile(_ path: String, with bytes: [UInt8], mode: UInt32) throws {
         let output = try AtomicOutputFile(destination: path)
         try output.file.write(bytes)
-        fchmod(output.file.rawValue, mode_t(mode))
+        try output.file.setPermissions(mode)
         try output.commit()
     }
 }

@@ -1,10 +1,11 @@
 import IAPCore
+import IAPRules
 import XMLKit
 
 /// What a package's ContentInfo.plist says (FORMAT.md §3).
 public struct ContentInfo: Sendable, Equatable {
     /// Largest ContentInfo.plist accepted.
-    public static let maxBytes = 1 << 20
+    public static let maxBytes = Limits.contentInfoBytes
 
     public var productIdentifier: String
     public var contentVersion: ContentVersion
@@ -21,19 +22,15 @@ public struct ContentInfo: Sendable, Equatable {
             ]))
     }
 
+    /// The finding for a ContentInfo.plist of `size` bytes, over `maxBytes`.
+    static func sizeFinding(_ size: UInt64, entry: String = "ContentInfo.plist") -> Finding {
+        Rule.plistSize.finding(entry, "ContentInfo.plist is \(size) bytes; at most \(maxBytes) (1 MiB) are allowed")
+    }
+
     /// Reads and checks ContentInfo.plist bytes; returns what it could read and every finding.
     /// `entry` names the file in findings.
     public static func read(_ bytes: [UInt8], entry: String = "ContentInfo.plist") -> (ContentInfo?, [Finding]) {
-        guard bytes.count <= maxBytes else {
-            return (
-                nil,
-                [
-                    .error(
-                        "plist-size", entry,
-                        "ContentInfo.plist is \(bytes.count) bytes; at most \(maxBytes) (1 MiB) are allowed")
-                ]
-            )
-        }
+        guard bytes.count <= maxBytes else { return (nil, [sizeFinding(UInt64(bytes.count), entry: entry)]) }
         let value: PropertyListValue
         let format: PropertyListFormat
         do {
@@ -42,37 +39,37 @@ public struct ContentInfo: Sendable, Equatable {
             return (
                 nil,
                 [
-                    .error(
-                        "plist-syntax", entry,
+                    Rule.plistSyntax.finding(
+                        entry,
                         "ContentInfo.plist is not a valid property list: \(error); fix it or recreate it with iapkg init"
                     )
                 ]
             )
         }
         guard case .dictionary(let pairs) = value else {
-            return (nil, [.error("plist-root", entry, "the root of ContentInfo.plist must be a dictionary")])
+            return (nil, [Rule.plistRoot.finding(entry, "the root of ContentInfo.plist must be a dictionary")])
         }
         var findings: [Finding] = []
         let identifier = requiredString(
-            "IAPProductIdentifier", in: pairs, entry: entry, rule: "plist-product-id", &findings)
+            "IAPProductIdentifier", in: pairs, entry: entry, rule: .plistProductId, &findings)
         if let identifier, let problem = ProductIdentifier.problem(with: identifier) {
             findings.append(
-                .error("plist-product-id", entry, "IAPProductIdentifier '\(identifier)' is not valid: \(problem)"))
+                Rule.plistProductId.finding(entry, "IAPProductIdentifier '\(identifier)' is not valid: \(problem)"))
         }
         let versionText = requiredString(
-            "ContentVersion", in: pairs, entry: entry, rule: "plist-content-version", &findings)
+            "ContentVersion", in: pairs, entry: entry, rule: .plistContentVersion, &findings)
         let version = versionText.flatMap(ContentVersion.init)
         if let versionText, version == nil {
             findings.append(
-                .error(
-                    "plist-content-version", entry,
+                Rule.plistContentVersion.finding(
+                    entry,
                     "ContentVersion '\(versionText)' is not a version: use integers separated by periods, at most \(ContentVersion.maxComponents) of them (1.0, 1.1, 2.0.3)"
                 ))
         }
         if pairs.contains(where: { $0.key == "IAPProductionIdentifier" }) && identifier == nil {
             findings.append(
-                .error(
-                    "plist-product-id", entry,
+                Rule.plistProductId.finding(
+                    entry,
                     "the key is spelled IAPProductionIdentifier; the real key is IAPProductIdentifier"))
         }
         guard let identifier, let version, findings.allSatisfy({ $0.severity != .error }) else {
@@ -87,14 +84,14 @@ public struct ContentInfo: Sendable, Equatable {
 
     private static func requiredString(
         _ key: String, in pairs: [(key: String, value: PropertyListValue)], entry: String,
-        rule: String, _ findings: inout [Finding]
+        rule: Rule, _ findings: inout [Finding]
     ) -> String? {
         guard let pair = pairs.first(where: { $0.key == key }) else {
-            findings.append(.error(rule, entry, "ContentInfo.plist has no \(key) key; add it as a <string>"))
+            findings.append(rule.finding(entry, "ContentInfo.plist has no \(key) key; add it as a <string>"))
             return nil
         }
         guard case .string(let text) = pair.value else {
-            findings.append(.error(rule, entry, "\(key) must be a <string>"))
+            findings.append(rule.finding(entry, "\(key) must be a <string>"))
             return nil
         }
         return text

@@ -1,3 +1,5 @@
+import IAPRules
+
 /// Executable code recognised by its bytes.
 public enum ExecutableKind: String, Sendable, Codable, Equatable {
     case machO = "Mach-O"
@@ -10,13 +12,13 @@ public enum ExecutableKind: String, Sendable, Codable, Equatable {
     public var article: String { self == .elf ? "an" : "a" }
 
     /// The validation rule that reports this kind.
-    public var rule: String {
+    public var rule: Rule {
         switch self {
-        case .machO: "exec-macho"
-        case .machOUniversal: "exec-macho-universal"
-        case .elf: "exec-elf"
-        case .pe: "exec-pe"
-        case .webAssembly: "exec-wasm"
+        case .machO: Rule.execMacho
+        case .machOUniversal: Rule.execMachoUniversal
+        case .elf: Rule.execElf
+        case .pe: Rule.execPe
+        case .webAssembly: Rule.execWasm
         }
     }
 }

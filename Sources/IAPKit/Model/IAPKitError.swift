@@ -1,4 +1,5 @@
 import IAPCore
+import IAPRules
 
 /// Why a command could not finish, and which exit status that means.
 public enum IAPKitError: Error, Sendable, CustomStringConvertible {

@@ -1,4 +1,5 @@
 import IAPCore
+import IAPRules
 import XarKit
 
 /// What `iapkg inspect` tells about a package, read from the TOC and the Bom without unpacking.

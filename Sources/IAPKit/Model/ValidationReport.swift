@@ -1,4 +1,5 @@
 import IAPCore
+import IAPRules
 import XarKit
 
 /// How strictly, and against what, `PackageValidator` judges.
@@ -18,8 +19,8 @@ public struct ValidationOptions: Sendable {
 
     public init(
         strict: Bool = false, productIdentifier: String? = nil, newerThan: ContentVersion? = nil,
-        maxSize: UInt64 = PackageBuilder.maxPackageBytes,
-        maxUnpackedSize: UInt64 = ContentRules.defaultMaxUnpackedBytes
+        maxSize: UInt64 = Limits.packageBytes,
+        maxUnpackedSize: UInt64 = Limits.unpackedBytes
     ) {
         self.maxUnpackedSize = maxUnpackedSize
         self.strict = strict

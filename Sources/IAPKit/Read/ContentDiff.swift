@@ -1,9 +1,5 @@
 import IAPCore
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// What changes between two versions of content: files added, removed and changed (by the SHA-256
 /// of their decoded bytes), and the bytes an app must download to update.
 public struct ContentDiff: Codable, Sendable {
@@ -83,9 +79,7 @@ struct ContentSnapshot {
 
     static func read(_ path: String) throws(IAPKitError) -> ContentSnapshot {
         do {
-            var st = stat()
-            guard stat(path, &st) == 0 else { throw SystemError("open", path: path) }
-            if st.st_mode & S_IFMT == S_IFDIR { return try folder(path) }
+            if try FileStatus.of(path).isDirectory { return try folder(path) }
             let scratch = try TemporaryFolder()
             let report = try Unpacker.unpack(path, into: scratch.path, options: UnpackOptions(activate: false))
             var snapshot = try folder(report.folder, junk: false)
@@ -111,9 +105,7 @@ struct ContentSnapshot {
         }
         items.sort { Array($0.path.utf8).lexicographicallyPrecedes(Array($1.path.utf8)) }
         var snapshot = ContentSnapshot(items: items)
-        if let bytes = try? DirectoryHandle.open(path).readFile("ContentInfo.plist", limit: 1 << 20),
-            let info = ContentInfo.read(bytes).0
-        {
+        if let info = try? ContentInfoLoader.load(path + "/ContentInfo.plist").info {
             snapshot.productIdentifier = info.productIdentifier
             snapshot.version = info.contentVersion.text
         }

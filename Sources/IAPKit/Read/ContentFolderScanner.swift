@@ -1,9 +1,5 @@
 import IAPCore
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// One entry of a content folder on disk, with where its bytes come from.
 public struct SourceEntry: Sendable {
     public var entry: ContentEntry
@@ -59,17 +55,21 @@ public struct SourceList: RandomAccessCollection, Sendable {
 /// Walks a content folder without following links, sniffing every file's first bytes.
 public enum ContentFolderScanner {
     /// Most entries a folder may hold before the walk gives up.
-    public static let maxEntries = 2_000_000
+    public static let maxEntries = Limits.folderEntries
 
     /// Walks `root`. With `excludeJunk`, clutter (`EntryNameRules.isJunk`) and its subtree are left out.
     public static func scan(_ root: String, excludeJunk: Bool) throws -> ContentFolderScan {
-        var st = stat()
-        guard lstat(root, &st) == 0 else { throw SystemError("open folder", path: root) }
-        guard st.st_mode & S_IFMT == S_IFDIR else { throw SystemError("open folder", path: root, code: ENOTDIR) }
+        let status: FileStatus
+        do { status = try FileStatus.ofLink(root) } catch {
+            throw SystemError("open folder", path: root, code: error.code)
+        }
+        guard status.isDirectory else {
+            throw SystemError("open folder", path: root, code: SystemError.Code.notDirectory)
+        }
         var scan = ContentFolderScan(root: root, name: baseName(of: root))
         scan.append(
-            ContentEntry(rawPath: ".", components: [], kind: .directory, permissions: UInt32(st.st_mode) & 0o7777),
-            modificationTime: Int64(st.st_mtim.tv_sec))
+            ContentEntry(rawPath: ".", components: [], kind: .directory, permissions: status.permissions),
+            modificationTime: status.modificationTime)
         try walk(directory: root, components: [], into: &scan, excludeJunk: excludeJunk)
         return scan
     }
@@ -86,7 +86,8 @@ public enum ContentFolderScanner {
                 continue
             }
             guard scan.contents.count < maxEntries else {
-                throw SystemError("walk folder (more than \(maxEntries) entries)", path: directory, code: E2BIG)
+                throw SystemError(
+                    "walk folder (more than \(maxEntries) entries)", path: directory, code: SystemError.Code.tooMany)
             }
             let openable = !name.unicodeScalars.contains("\u{FFFD}")  // invalid UTF-8: refused by the rules
             guard openable else {
@@ -95,23 +96,21 @@ public enum ContentFolderScanner {
                     modificationTime: 0)
                 continue
             }
-            var st = stat()
-            guard lstat(path, &st) == 0 else { throw SystemError("stat", path: path) }
+            let status = try FileStatus.ofLink(path)
             let rawPath = parts.joined(separator: "/")
             var entry = ContentEntry(
-                rawPath: rawPath, components: parts, kind: kind(of: st.st_mode),
-                permissions: UInt32(st.st_mode) & 0o7777)
+                rawPath: rawPath, components: parts, kind: kind(of: status.kind), permissions: status.permissions)
             switch entry.kind {
             case .file:
-                entry.size = UInt64(st.st_size)
+                entry.size = status.size
                 entry.sniff = try sniff(path, size: entry.size)
             case .symlink:
-                entry.linkTarget = try readLink(path)
+                entry.linkTarget = try FileSystem.readLink(path)
                 entry.size = UInt64(entry.linkTarget?.utf8.count ?? 0)
             default:
                 break
             }
-            scan.append(entry, modificationTime: Int64(st.st_mtim.tv_sec))
+            scan.append(entry, modificationTime: status.modificationTime)
             // Clutter folders (.git, .svn…) are reported, never walked: build leaves them out whole.
             if entry.kind == .directory && !EntryNameRules.isJunk(name) {
                 try walk(directory: path, components: parts, into: &scan, excludeJunk: excludeJunk)
@@ -121,47 +120,25 @@ public enum ContentFolderScanner {
 
     /// The names in a folder, in byte order, without "." and "..".
     static func names(in directory: String) throws -> [String] {
-        guard let dir = opendir(directory) else { throw SystemError("open folder", path: directory) }
-        defer { closedir(dir) }
-        var names: [[UInt8]] = []
-        errno = 0
-        while let item = readdir(dir) {
-            let name: [UInt8] = withUnsafeBytes(of: item.pointee.d_name) { raw in
-                Array(raw.prefix(while: { $0 != 0 }))
-            }
-            if name == [0x2E] || name == [0x2E, 0x2E] { continue }
-            names.append(name)
-        }
-        if errno != 0 { throw SystemError("read folder", path: directory) }
-        names.sort { $0.lexicographicallyPrecedes($1) }
-        return names.map { String(decoding: $0, as: UTF8.self) }
+        try DirectoryHandle.open(directory).names()
     }
 
-    private static func kind(of mode: mode_t) -> ContentEntry.Kind {
-        switch mode & S_IFMT {
-        case S_IFREG: .file
-        case S_IFDIR: .directory
-        case S_IFLNK: .symlink
-        case S_IFIFO: .fifo
-        case S_IFCHR: .characterDevice
-        case S_IFBLK: .blockDevice
-        case S_IFSOCK: .socket
-        default: .unknown("type \(String(mode & S_IFMT, radix: 8))")
+    private static func kind(of kind: FileKind) -> ContentEntry.Kind {
+        switch kind {
+        case .regular: .file
+        case .directory: .directory
+        case .symlink: .symlink
+        case .fifo: .fifo
+        case .characterDevice: .characterDevice
+        case .blockDevice: .blockDevice
+        case .socket: .socket
+        case .unknown(let bits): .unknown("type \(String(bits, radix: 8))")
         }
-    }
-
-    private static func readLink(_ path: String) throws -> String {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let n = readlink(path, &buffer, buffer.count - 1)
-        guard n >= 0 else { throw SystemError("read link", path: path) }
-        return String(decoding: buffer.prefix(n).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// Sniffs a file's first 4 KiB (and a far PE header) for executable code.
     static func sniff(_ path: String, size: UInt64) throws -> ContentSniff {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-        guard fd >= 0 else { throw SystemError("open", path: path) }
-        let file = FileDescriptor(owning: fd, path: path)
+        let file = try FileSystem.openNoFollow(path)
         var sniffer = ExecutableSniffer(fileSize: size)
         sniffer.feed(try file.read(count: Int(min(size, 4096)), at: 0))
         if let offset = sniffer.pendingOffset {
@@ -172,12 +149,7 @@ public enum ContentFolderScanner {
 
     /// The last path component of `path`, resolving "." and trailing slashes.
     static func baseName(of path: String) -> String {
-        var resolved = path
-        if let real = realpath(path, nil) {
-            resolved = String(cString: real)
-            free(real)
-        }
-        let parts = resolved.split(separator: "/")
+        let parts = (FileSystem.realPath(path) ?? path).split(separator: "/")
         return parts.last.map(String.init) ?? "content"
     }
 }

@@ -1,20 +1,15 @@
 import BomKit
 import IAPCore
+import IAPRules
 import PayloadKit
 import XarKit
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// Reads what a package holds from its TOC, Bom and PackageInfo, inflating only the head of the
 /// Payload (to reach ContentInfo.plist, its second entry), so it takes milliseconds at any size.
 public enum PackageInspector {
     /// Inspects the package at `path`.
     public static func inspect(_ path: String) throws(IAPKitError) -> InspectReport {
-        var st = stat()
-        guard stat(path, &st) == 0 else { throw .system(SystemError("open", path: path)) }
-        guard st.st_mode & S_IFMT != S_IFDIR else {
+        guard !(try FileStatus.ofInput(path)).isDirectory else {
             throw .refused("\(path) is a folder; inspect reads a .pkg (use iapkg validate to check a content folder)")
         }
         let archive: XarArchive
@@ -40,7 +35,7 @@ public enum PackageInspector {
             case .product:
                 report.compression = "gzip"
                 if let bom = parts.bom {
-                    let entries = try BomReader.read(try archive.readAll(bom, maxBytes: 512 << 20))
+                    let entries = try BomReader.read(try archive.readAll(bom, maxBytes: Limits.bomBytes))
                     report.files = entries.compactMap(file(from:))
                 }
                 if let payload = parts.payload {
@@ -60,18 +55,14 @@ public enum PackageInspector {
                 }
             }
         } catch let error as XarError {
-            notes += archive.findings.unreported([
-                .error(
-                    error.rule ?? "xar-data", error.entry, offset: error.offset,
-                    "\(error.message); \(error.advice)")
-            ])
+            notes += archive.findings.unreported([error.finding()])
         } catch let error as BomError {
-            notes.append(.error("shape-bom", parts.bom?.path, offset: nil, "the Bom cannot be read: \(error)"))
+            notes.append(Rule.shapeBom.finding(parts.bom?.path, offset: nil, "the Bom cannot be read: \(error)"))
         } catch let error as PayloadError {
             notes.append(
-                .error("shape-payload", parts.payload?.path, offset: nil, "the Payload cannot be read: \(error)"))
+                Rule.shapePayload.finding(parts.payload?.path, offset: nil, "the Payload cannot be read: \(error)"))
         } catch {
-            notes.append(.error("xar-data", nil, offset: nil, "\(error)"))
+            notes.append(Rule.xarData.finding(nil, offset: nil, "\(error)"))
         }
         if let plistBytes {
             let (info, findings) = ContentInfo.read(plistBytes)
@@ -81,8 +72,8 @@ public enum PackageInspector {
             report.extraKeys = info?.extraKeys ?? []
         } else if parts.shape == .tree && !plistPresent {
             notes.append(
-                .error(
-                    "shape-missing-contentinfo", "ContentInfo.plist", offset: nil,
+                Rule.shapeMissingContentinfo.finding(
+                    "ContentInfo.plist", offset: nil,
                     "the package has no ContentInfo.plist"))
         }
         // Depth-first, names in byte order ('/' sorts before every other byte); keys made once.
@@ -103,8 +94,8 @@ public enum PackageInspector {
     {
         guard plist.type == .file else {
             notes.append(
-                .error(
-                    "shape-contentinfo-type", "ContentInfo.plist", offset: nil,
+                Rule.shapeContentinfoType.finding(
+                    "ContentInfo.plist", offset: nil,
                     "ContentInfo.plist is a \(plist.type.xarName), not a file, so the product and version cannot be read"
                 ))
             return nil
@@ -112,18 +103,17 @@ public enum PackageInspector {
         do {
             return try archive.readAll(plist, maxBytes: ContentInfo.maxBytes)
         } catch {
-            notes.append(
-                .error(
-                    error.rule ?? "xar-data", "ContentInfo.plist", offset: error.offset,
-                    "ContentInfo.plist is present but could not be decoded: \(error.message); \(error.advice)"))
+            var finding = error.finding()
+            finding.entry = "ContentInfo.plist"
+            finding.message = "ContentInfo.plist is present but could not be decoded: " + finding.message
+            notes.append(finding)
             return nil
         }
     }
 
     static func openError(_ error: XarError, path: String) -> IAPKitError {
-        guard let rule = error.rule else { return .failed(error.message) }
-        return .invalid(
-            path: path, findings: [.error(rule, nil, offset: error.offset, "\(error.message); \(error.advice)")])
+        guard error.rule != nil else { return .failed(error.message) }
+        return .invalid(path: path, findings: [error.finding()])
     }
 
     private static func encodingName(_ style: String) -> String {
@@ -145,7 +135,7 @@ public enum PackageInspector {
     ) throws -> (plist: [UInt8]?, compression: PayloadCompression?) {
         let stream = try archive.dataStream(for: payload)
         var leading: [UInt8] = []
-        let reader = try PayloadReader(maxDecodedBytes: 64 << 20) { buffer in
+        let reader = try PayloadReader(maxDecodedBytes: Limits.inspectedPayloadBytes) { buffer in
             let n = try stream.read(into: buffer)
             if leading.count < 6 { leading += buffer[0..<min(n, 6 - leading.count)] }
             return n

@@ -1,4 +1,5 @@
 import IAPCore
+import IAPRules
 import XarKit
 
 /// Which of the two shapes a package has (FORMAT.md §5), and where its parts are.
@@ -30,16 +31,16 @@ public struct PackageParts: Sendable {
         var parts = PackageParts(shape: .product)
         if distributions.count != 1 || distributions.first?.type != .file {
             findings.append(
-                .error(
-                    "shape-product-layout", "Distribution",
+                Rule.shapeProductLayout.finding(
+                    "Distribution",
                     "a product archive needs exactly one Distribution file (found \(distributions.count)); rebuild the package with iapkg build"
                 ))
         }
         parts.distribution = distributions.first
         if components.count != 1 {
             findings.append(
-                .error(
-                    "shape-product-layout", nil,
+                Rule.shapeProductLayout.finding(
+                    nil,
                     "a product archive needs exactly one component NAME.pkg (found \(components.count)); hosted content has a single component"
                 ))
         }
@@ -53,8 +54,8 @@ public struct PackageParts: Sendable {
         findings += nameFindings(top + children)
         if component.name == ".pkg" {
             findings.append(
-                .error(
-                    "entry-name-invalid", component.path,
+                Rule.entryNameInvalid.finding(
+                    component.path,
                     "the component folder '.pkg' has no NAME before '.pkg'; name it after the content folder (NAME.pkg)"
                 ))
         }
@@ -62,8 +63,8 @@ public struct PackageParts: Sendable {
             let matches = children.filter { $0.name == name }
             if matches.count != 1 || matches.first?.type != .file {
                 findings.append(
-                    .error(
-                        "shape-product-layout", component.name + "/" + name,
+                    Rule.shapeProductLayout.finding(
+                        component.name + "/" + name,
                         "the component needs exactly one \(name) file (found \(matches.count))"))
             }
         }
@@ -72,15 +73,15 @@ public struct PackageParts: Sendable {
         parts.packageInfo = children.first { $0.name == "PackageInfo" }
         for extra in children where !["Bom", "Payload", "PackageInfo"].contains(extra.name) {
             findings.append(
-                .error(
-                    "shape-product-layout", extra.path,
+                Rule.shapeProductLayout.finding(
+                    extra.path,
                     "a content component holds only Bom, Payload and PackageInfo; '\(extra.name)' does not belong (install scripts are not allowed)"
                 ))
         }
         for extra in top where extra != component && extra.name != "Distribution" {
             findings.append(
-                .error(
-                    "shape-product-layout", extra.path,
+                Rule.shapeProductLayout.finding(
+                    extra.path,
                     "a hosted-content product archive holds only Distribution and one component; '\(extra.name)' does not belong"
                 ))
         }
@@ -92,8 +93,8 @@ public struct PackageParts: Sendable {
     private static func nameFindings(_ files: [XarFile]) -> [Finding] {
         files.compactMap { file in
             EntryNameRules.problem(with: file.name).map { problem in
-                .error(
-                    "entry-name-invalid", file.path,
+                Rule.entryNameInvalid.finding(
+                    file.path,
                     "the xar name '\(file.name)' \(problem); the package's own parts follow the entry name rules — rebuild the package"
                 )
             }

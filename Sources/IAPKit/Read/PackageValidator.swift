@@ -1,9 +1,6 @@
 import IAPCore
+import IAPRules
 import XarKit
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// Validates a `.pkg` (either shape) or a content folder against every rule of FORMAT.md §6.
 /// Every finding is collected; the input is never trusted, decoded bytes are bounded.
@@ -12,12 +9,11 @@ public enum PackageValidator {
     public static func validate(_ path: String, options: ValidationOptions = .init()) throws(IAPKitError)
         -> ValidationReport
     {
-        var st = stat()
-        guard stat(path, &st) == 0 else { throw .system(SystemError("open", path: path)) }
-        if st.st_mode & S_IFMT == S_IFDIR {
+        let status = try FileStatus.ofInput(path)
+        if status.isDirectory {
             return try validateFolder(path, options: options)
         }
-        return try validatePackage(path, size: UInt64(st.st_size), options: options).report
+        return try validatePackage(path, size: status.size, options: options).report
     }
 
     /// The outcome of validating a package: the report, plus what unpack needs to write it.
@@ -43,8 +39,10 @@ public enum PackageValidator {
             checked = try checkContainer(
                 path, keepArchive: keepArchive, maxUnpackedBytes: options.maxUnpackedSize, findings: &findings)
         } catch let error as XarError {
-            guard let rule = error.rule else { throw .system(SystemError("read", path: path, code: EIO)) }
-            findings.append(.error(rule, error.entry, offset: error.offset, "\(error.message); \(error.advice)"))
+            guard error.rule != nil else {
+                throw .system(SystemError("read", path: path, code: SystemError.Code.io))
+            }
+            findings.append(error.finding())
             return PackageOutcome(
                 report: ValidationReport(path: path, shape: nil, info: nil, findings: findings, strict: options.strict),
                 info: nil, parts: nil, archive: nil, entries: [])
@@ -61,14 +59,14 @@ public enum PackageValidator {
             findings += plistFindings
         }
         var contentFindings = ContentRules.check(content.entries, maxUnpackedBytes: options.maxUnpackedSize)
-        if findings.contains(where: { $0.rule == "size-unpacked-limit" }) {
+        if findings.contains(where: { $0.rule == Rule.sizeUnpackedLimit.id }) {
             // Already refused from the declared sizes, before decoding: one finding for one fault.
-            contentFindings.removeAll { $0.rule == "size-unpacked-limit" }
+            contentFindings.removeAll { $0.rule == Rule.sizeUnpackedLimit.id }
         }
         if content.incomplete {
             // The content could not be read to its end: what seems missing may only be unread.
             let unreliable: Set<String> = [
-                "shape-missing-contentinfo", "shape-missing-contents", "hygiene-empty-contents",
+                Rule.shapeMissingContentinfo.id, Rule.shapeMissingContents.id, Rule.hygieneEmptyContents.id,
             ]
             contentFindings.removeAll { unreliable.contains($0.rule) }
         }
@@ -76,8 +74,8 @@ public enum PackageValidator {
         findings += expectationFindings(info, options: options)
         if info == nil && !findings.contains(where: { $0.severity == .error }) {
             findings.append(
-                .error(
-                    "plist-syntax", "ContentInfo.plist",
+                Rule.plistSyntax.finding(
+                    "ContentInfo.plist",
                     "ContentInfo.plist could not be read from the package, so the product and version are unknown; rebuild the package with iapkg build"
                 ))
         }
@@ -110,29 +108,14 @@ public enum PackageValidator {
     static func validateFolder(_ path: String, options: ValidationOptions) throws(IAPKitError) -> ValidationReport {
         let scan: ContentFolderScan
         do { scan = try ContentFolderScanner.scan(path, excludeJunk: false) } catch {
-            throw .system(error as? SystemError ?? SystemError("read folder", path: path, code: EIO))
+            throw .system(error as? SystemError ?? SystemError("read folder", path: path, code: SystemError.Code.io))
         }
         var findings: [Finding] = []
         var info: ContentInfo?
         if let plist = scan.entries.first(where: { $0.entry.path == "ContentInfo.plist" && $0.entry.kind == .file }) {
-            if plist.entry.size > UInt64(ContentInfo.maxBytes) {
-                findings.append(
-                    .error(
-                        "plist-size", "ContentInfo.plist",
-                        "ContentInfo.plist is \(plist.entry.size) bytes; at most 1 MiB is allowed"))
-            } else {
-                var bytes: [UInt8] = []
-                do {
-                    try SourceFileReader.stream(plist.sourcePath, expectedSize: plist.entry.size) {
-                        bytes.append(contentsOf: $0)
-                    }
-                } catch {
-                    throw .system(error as? SystemError ?? SystemError("read", path: plist.sourcePath, code: EIO))
-                }
-                let (read, plistFindings) = ContentInfo.read(bytes)
-                info = read
-                findings += plistFindings
-            }
+            let loaded = try ContentInfoLoader.load(plist.sourcePath)
+            info = loaded.info
+            findings += loaded.findings
         }
         findings += ContentRules.check(scan.contents, maxUnpackedBytes: options.maxUnpackedSize)
         findings += expectationFindings(info, options: options)
@@ -143,20 +126,20 @@ public enum PackageValidator {
         var findings: [Finding] = []
         if size > options.maxSize {
             findings.append(
-                .error(
-                    "size-package-limit", nil,
+                Rule.sizePackageLimit.finding(
+                    nil,
                     "the package is \(size) bytes, over the \(options.maxSize)-byte limit (Apple's cap is 2 GiB = 2,147,483,648 bytes); split the content"
                 ))
-        } else if size > 2_000_000_000 && options.maxSize == PackageBuilder.maxPackageBytes {
+        } else if size > Limits.packageWarningBytes && options.maxSize == PackageBuilder.maxPackageBytes {
             findings.append(
-                .warning(
-                    "size-package-near-limit", nil,
+                Rule.sizePackageNearLimit.finding(
+                    nil,
                     "the package is \(size) bytes, above 2,000,000,000: Apple's \"2 GB\" may mean decimal gigabytes"))
         }
         if !path.lowercased().hasSuffix(".pkg") {
             findings.append(
-                .warning(
-                    "hygiene-extension", nil, "the file name does not end in .pkg, which App Store uploads required"))
+                Rule.hygieneExtension.finding(
+                    nil, "the file name does not end in .pkg, which App Store uploads required"))
         }
         return findings
     }
@@ -166,14 +149,14 @@ public enum PackageValidator {
         var findings: [Finding] = []
         if let expected = options.productIdentifier, expected != info.productIdentifier {
             findings.append(
-                .error(
-                    "plist-product-id-mismatch", "ContentInfo.plist",
+                Rule.plistProductIdMismatch.finding(
+                    "ContentInfo.plist",
                     "IAPProductIdentifier is '\(info.productIdentifier)', but '\(expected)' was expected"))
         }
         if let floor = options.newerThan, !(info.contentVersion > floor) {
             findings.append(
-                .error(
-                    "plist-version-not-newer", "ContentInfo.plist",
+                Rule.plistVersionNotNewer.finding(
+                    "ContentInfo.plist",
                     "ContentVersion \(info.contentVersion) is not greater than \(floor); raise it with iapkg bump"))
         }
         return findings

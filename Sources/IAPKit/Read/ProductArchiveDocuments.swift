@@ -1,3 +1,4 @@
+import IAPCore
 import XMLKit
 
 /// The two XML documents of a product archive built as `productbuild --content DIR` builds one:
@@ -69,7 +70,8 @@ public enum ProductArchiveDocuments {
     /// Reads a PackageInfo document strictly (no DOCTYPE, bounded).
     public static func readPackageInfo(_ bytes: [UInt8]) throws(XMLError) -> PackageInfoSummary {
         let root = try XMLElement.parse(
-            bytes, doctype: .forbidden, limits: XMLLimits(maxBytes: 1 << 20), maxElements: 10_000)
+            bytes, doctype: .forbidden, limits: XMLLimits(maxBytes: Limits.documentBytes),
+            maxElements: Limits.documentElements)
         guard root.name == "pkg-info" else {
             throw XMLError(.content, "the root element is <\(root.name)>, not <pkg-info>")
         }
@@ -87,7 +89,8 @@ public enum ProductArchiveDocuments {
     /// The component names (`NAME.pkg`) a Distribution's top-level pkg-refs point at.
     public static func componentReferences(inDistribution bytes: [UInt8]) throws(XMLError) -> [String] {
         let root = try XMLElement.parse(
-            bytes, doctype: .forbidden, limits: XMLLimits(maxBytes: 1 << 20), maxElements: 10_000)
+            bytes, doctype: .forbidden, limits: XMLLimits(maxBytes: Limits.documentBytes),
+            maxElements: Limits.documentElements)
         guard root.name == "installer-gui-script" || root.name == "installer-script" else {
             throw XMLError(.content, "the root element is <\(root.name)>, not <installer-gui-script>")
         }

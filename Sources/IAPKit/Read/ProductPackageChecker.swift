@@ -1,5 +1,6 @@
 import BomKit
 import IAPCore
+import IAPRules
 import PayloadKit
 import XarKit
 
@@ -12,47 +13,47 @@ enum ProductPackageChecker {
         if let distribution = parts.distribution {
             do {
                 let refs = try ProductArchiveDocuments.componentReferences(
-                    inDistribution: try archive.readAll(distribution, maxBytes: 1 << 20))
+                    inDistribution: try archive.readAll(distribution, maxBytes: Limits.documentBytes))
                 if !refs.contains(component) {
                     content.findings.append(
-                        .error(
-                            "shape-distribution", "Distribution",
+                        Rule.shapeDistribution.finding(
+                            "Distribution",
                             "the Distribution does not reference #\(component) (it names \(refs.isEmpty ? "nothing" : refs.joined(separator: ", ")))"
                         ))
                 }
                 let others = Set(refs).subtracting([component]).sorted()
                 if refs.contains(component) && !others.isEmpty {
                     content.findings.append(
-                        .error(
-                            "shape-distribution", "Distribution",
+                        Rule.shapeDistribution.finding(
+                            "Distribution",
                             "the Distribution also references \(others.map { "#" + $0 }.joined(separator: ", ")); hosted content has a single component — rebuild the package"
                         ))
                 }
             } catch {
-                content.findings.append(finding(error, rule: "shape-distribution", entry: "Distribution"))
+                content.findings.append(finding(error, rule: .shapeDistribution, entry: "Distribution"))
             }
         }
         if let packageInfo = parts.packageInfo {
             do {
                 let summary = try ProductArchiveDocuments.readPackageInfo(
-                    try archive.readAll(packageInfo, maxBytes: 1 << 20))
+                    try archive.readAll(packageInfo, maxBytes: Limits.documentBytes))
                 if !summary.scripts.isEmpty {
                     content.findings.append(
-                        .error(
-                            "shape-packageinfo", packageInfo.path,
+                        Rule.shapePackageinfo.finding(
+                            packageInfo.path,
                             "the PackageInfo declares install scripts (\(summary.scripts.joined(separator: ", "))); hosted content runs no scripts — rebuild the package without them"
                         ))
                 }
             } catch {
-                content.findings.append(finding(error, rule: "shape-packageinfo", entry: packageInfo.path))
+                content.findings.append(finding(error, rule: .shapePackageinfo, entry: packageInfo.path))
             }
         }
         var bom: BomIndex?
         if let bomFile = parts.bom {
             do {
-                bom = BomIndex(try BomReader.read(try archive.readAll(bomFile, maxBytes: 256 << 20)))
+                bom = BomIndex(try BomReader.read(try archive.readAll(bomFile, maxBytes: Limits.bomBytes)))
             } catch {
-                content.findings.append(finding(error, rule: "shape-bom", entry: bomFile.path))
+                content.findings.append(finding(error, rule: .shapeBom, entry: bomFile.path))
             }
         }
         if parts.payload?.data == nil { content.incomplete = true }
@@ -67,17 +68,17 @@ enum ProductPackageChecker {
                 content.findings.append(bomb)
                 content.incomplete = true
             } else {
-                let headers = UInt64(bom?.count ?? 0) * (110 + 1026 + 4) + (1 << 20)  // newc header, name, padding
+                let headers = UInt64(bom?.count ?? 0) * Limits.cpioEntryAllowance + Limits.cpioSlackBytes
                 let cap =
                     bom == nil ? min(data.length &* DecompressionBombCheck.maxRatio, 1 << 36) : declared &+ headers
-                decodePayload(payload, archive: archive, bom: bom, bomFile: parts.bom, cap: cap, into: &content)
+                decodePayload(payload, archive: archive, bom: bom, cap: cap, into: &content)
             }
         }
         return content
     }
 
     private static func decodePayload(
-        _ payload: XarFile, archive: XarArchive, bom original: BomIndex?, bomFile: XarFile?, cap: UInt64,
+        _ payload: XarFile, archive: XarArchive, bom original: BomIndex?, cap: UInt64,
         into content: inout PackageContent
     ) {
         var bom = original
@@ -92,8 +93,8 @@ enum ProductPackageChecker {
             while let item = try reader.nextEntry() {
                 if item.path != "." && !item.path.hasPrefix("./") {
                     content.findings.append(
-                        .error(
-                            "shape-payload-prefix", ContentEntry.reportedPath(ofStored: item.path),
+                        Rule.shapePayloadPrefix.finding(
+                            ContentEntry.reportedPath(ofStored: item.path),
                             "a Payload path must start with './' (found '\(item.path)'); the package was not made by pkgbuild or iapkg"
                         ))
                 }
@@ -141,8 +142,8 @@ enum ProductPackageChecker {
                         }
                         if !differences.isEmpty {
                             content.findings.append(
-                                .error(
-                                    "shape-bom-mismatch", target,
+                                Rule.shapeBomMismatch.finding(
+                                    target,
                                     "the Bom and the data its hard link '\(item.path)' carries disagree on "
                                         + differences.joined(separator: ", ") + "; rebuild the package"))
                         }
@@ -152,49 +153,44 @@ enum ProductPackageChecker {
             }
             for (path, record) in deferred.sorted(by: { $0.key < $1.key }) {
                 content.findings.append(
-                    .error(
-                        "shape-bom-mismatch", path,
+                    Rule.shapeBomMismatch.finding(
+                        path,
                         "the Bom and the Payload disagree on size (Bom: \(record.size), Payload: 0, and no later link of its hard-link set carries data); rebuild the package"
                     ))
             }
         } catch let error as XarError {
             content.incomplete = true
-            content.findings.append(
-                .error(
-                    error.rule ?? "xar-data", error.entry ?? payload.path, offset: error.offset,
-                    "\(error.message); \(error.advice)"))
+            content.findings.append(error.finding(entry: payload.path))
         } catch let error as PayloadError {
             if case .invalidEntry(let headerOffset, let reason) = error, reason.contains("not valid UTF-8") {
                 content.findings.append(
-                    .error(
-                        "entry-name-invalid", payload.path,
+                    Rule.entryNameInvalid.finding(
+                        payload.path,
                         "the Payload entry whose header starts at decoded byte \(headerOffset) is invalid: \(reason); names must be UTF-8 — rename it and rebuild (entries after it were not checked)"
                     ))
             } else if case .decompressionBomb = error {
                 content.findings.append(
-                    .error(
-                        "size-declared-bomb", payload.path,
+                    Rule.sizeDeclaredBomb.finding(
+                        payload.path,
                         "the Payload decodes to more than its Bom declares (\(error)); a decompression bomb — refuse the package"
                     ))
             } else {
                 content.findings.append(
-                    .error(
-                        "shape-payload", payload.path, "the Payload is not a readable compressed cpio archive: \(error)"
+                    Rule.shapePayload.finding(
+                        payload.path, "the Payload is not a readable compressed cpio archive: \(error)"
                     ))
             }
             return
         } catch {
             content.incomplete = true
-            content.findings.append(.error("shape-payload", payload.path, "the Payload cannot be read: \(error)"))
+            content.findings.append(Rule.shapePayload.finding(payload.path, "the Payload cannot be read: \(error)"))
             return
         }
-        guard let bom, bom.hasUnseen, let bomFile,
-            let entries = try? BomReader.read(try archive.readAll(bomFile, maxBytes: 256 << 20))
-        else { return }
-        for path in bom.unseenPaths(in: entries).sorted() {
+        guard let bom, bom.hasUnseen else { return }
+        for path in bom.unseenPaths {
             content.findings.append(
-                .error(
-                    "shape-bom-mismatch", ContentEntry.reportedPath(ofStored: path),
+                Rule.shapeBomMismatch.finding(
+                    ContentEntry.reportedPath(ofStored: path),
                     "the Bom lists '\(path)', which the Payload does not hold"))
         }
     }
@@ -207,7 +203,7 @@ enum ProductPackageChecker {
     ) {
         guard let record else {
             content.findings.append(
-                .error("shape-bom-mismatch", entry, "the Payload holds '\(item.path)', which the Bom does not list"))
+                Rule.shapeBomMismatch.finding(entry, "the Payload holds '\(item.path)', which the Bom does not list"))
             return
         }
         var differences: [String] = []
@@ -236,18 +232,16 @@ enum ProductPackageChecker {
         }
         if !differences.isEmpty {
             content.findings.append(
-                .error(
-                    "shape-bom-mismatch", entry,
+                Rule.shapeBomMismatch.finding(
+                    entry,
                     "the Bom and the Payload disagree on " + differences.joined(separator: ", ")
                         + "; rebuild the package"))
         }
     }
 
-    private static func finding(_ error: Error, rule: String, entry: String) -> Finding {
-        if let xar = error as? XarError {
-            return .error(xar.rule ?? rule, xar.entry ?? entry, offset: xar.offset, "\(xar.message); \(xar.advice)")
-        }
-        return .error(rule, entry, "\(entry) cannot be read: \(error)")
+    private static func finding(_ error: Error, rule: Rule, entry: String) -> Finding {
+        if let xar = error as? XarError { return xar.finding(entry: entry, rule: rule) }
+        return rule.finding(entry, "\(entry) cannot be read: \(error)")
     }
 }
 

@@ -1,4 +1,5 @@
 import IAPCore
+import IAPRules
 import XarKit
 
 /// Checks a bare-tree package: every xar entry becomes a content entry, every file's data is
@@ -46,15 +47,15 @@ enum TreePackageChecker {
             }
             if file.type != .symlink, file.linkTarget != nil {
                 content.findings.append(
-                    .error(
-                        "xar-file-type", file.path, offset: entry.offset,
+                    Rule.xarFileType.finding(
+                        file.path, offset: entry.offset,
                         "the entry is typed '\(file.type.xarName)' but carries a <link> target; some readers (libarchive) extract it as a symlink — rebuild the package"
                     ))
             }
             if let data = file.data, file.type == .directory || file.type == .symlink {
                 content.findings.append(
-                    .error(
-                        "entry-data-not-file", entry,
+                    Rule.entryDataNotFile.finding(
+                        entry,
                         "the \(file.type.xarName) carries \(data.size) bytes of data; only files hold data, and readers disagree on what to do with these — rebuild the package"
                     ))
             }
@@ -104,10 +105,7 @@ enum TreePackageChecker {
             entry.sniff = sniffer.finish()
             if isPlist { content.contentInfo = plist }
         } catch {
-            content.findings.append(
-                .error(
-                    error.rule ?? "xar-data", error.entry ?? file.path, offset: error.offset,
-                    "\(error.message); \(error.advice)"))
+            content.findings.append(error.finding(entry: file.path))
         }
     }
 }

@@ -1,4 +1,5 @@
 import IAPCore
+import IAPRules
 
 /// Refuses, before decoding, data that claims more bytes than its stored form could ever hold.
 enum DecompressionBombCheck {
@@ -10,8 +11,8 @@ enum DecompressionBombCheck {
         let (product, overflow) = stored.multipliedReportingOverflow(by: maxRatio)
         let possible = overflow ? UInt64.max : product &+ 4096
         guard declared > possible else { return nil }
-        return .error(
-            "size-declared-bomb", entry, offset: offset,
+        return Rule.sizeDeclaredBomb.finding(
+            entry, offset: offset,
             "the entry declares \(declared) decoded bytes from only \(stored) stored bytes, more than any compression achieves: a decompression bomb; refuse the package"
         )
     }

@@ -1,12 +1,30 @@
+import IAPCore
+import IAPRules
+
 /// Rules for the name of one path component, and for junk files build leaves out.
 public enum EntryNameRules {
     /// Longest component, in UTF-8 bytes.
-    public static let maxComponentBytes = 255
+    public static let maxComponentBytes = Limits.componentBytes
     /// Longest path, in UTF-8 bytes.
-    public static let maxPathBytes = 1024
+    public static let maxPathBytes = Limits.pathBytes
 
     /// Why `name` cannot be a path component, or nil if it can.
-    public static func problem(with name: String) -> String? {
+    public static func problem(with name: String) -> String? { brokenRule(by: name)?.problem }
+
+    /// The rule `name` breaks as a path component (``Rule/entryNameInvalid`` or
+    /// ``Rule/entryComponentLength``) and why, or nil if it breaks none.
+    public static func brokenRule(by name: String) -> (rule: Rule, problem: String)? {
+        if let problem = characterProblem(with: name) { return (.entryNameInvalid, problem) }
+        if name.utf8.count > maxComponentBytes {
+            return (
+                .entryComponentLength,
+                "has a component of \(name.utf8.count) bytes; at most \(maxComponentBytes) are allowed"
+            )
+        }
+        return nil
+    }
+
+    private static func characterProblem(with name: String) -> String? {
         if name.isEmpty { return "has an empty path component" }
         if name == "." || name == ".." { return "has a '\(name)' path component" }
         for scalar in name.unicodeScalars {
@@ -18,9 +36,6 @@ public enum EntryNameRules {
             case 0xFFFD: return "is not valid UTF-8"
             default: continue
             }
-        }
-        if name.utf8.count > maxComponentBytes {
-            return "has a component of \(name.utf8.count) bytes; at most \(maxComponentBytes) are allowed"
         }
         return nil
     }

@@ -1,4 +1,5 @@
 import IAPCore
+import IAPRules
 
 extension Array where Element == Finding {
     /// The findings of `more` that repeat none of these: where the xar open already reported a

@@ -1,4 +1,5 @@
 import IAPCore
+import IAPRules
 import XarKit
 
 /// libarchive 3.x (bsdtar) decodes a base64 xar name only up to its first line break, and libxml2
@@ -12,8 +13,8 @@ enum LibarchiveNameCheck {
         var findings: [Finding] = []
         let others = wrapped.count > 1 ? " (and \(wrapped.count - 1) more long names)" : ""
         findings.append(
-            .warning(
-                "xar-name-wrapped", entries[first],
+            Rule.xarNameWrapped.finding(
+                entries[first],
                 "bsdtar (libarchive 3.x) extracts this name as '\(EntryNameRules.printable(toc.files[first].libarchiveName ?? ""))'\(others): it stops a base64 name at its first line break; Apple's xar and iapkg read the whole name — keep names under 55 bytes if packages are extracted with bsdtar"
             ))
         var taken: [String: Int] = [:]
@@ -25,8 +26,8 @@ enum LibarchiveNameCheck {
             let seen = components.joined(separator: "/")
             if let other = taken[seen], other != index {
                 findings.append(
-                    .error(
-                        "entry-reader-collision", entries[index],
+                    Rule.entryReaderCollision.finding(
+                        entries[index],
                         "bsdtar (libarchive 3.x) extracts this entry as '\(EntryNameRules.printable(seen))', the path of '\(EntryNameRules.printable(entries[other].reportedPath))': one overwrites the other there — rename one"
                     ))
             } else {

@@ -1,4 +1,5 @@
 import IAPCore
+import IAPRules
 import XarKit
 
 /// The `--trust-anchor` check: every signature's chain must lead to one of the anchors.
@@ -9,8 +10,8 @@ enum SignatureTrust {
         guard !anchors.isEmpty else { return [] }
         guard !signatures.isEmpty else {
             return [
-                .error(
-                    "xar-signature-missing", nil,
+                Rule.xarSignatureMissing.finding(
+                    nil,
                     "the package is not signed, but a trust anchor was given; sign it (productsign) with a certificate issued under the anchor, or drop --trust-anchor"
                 )
             ]

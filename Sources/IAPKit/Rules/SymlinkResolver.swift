@@ -1,3 +1,5 @@
+import IAPCore
+
 /// Resolves symlink targets inside a package's own tree, following every other link in it,
 /// without touching the disk.
 public struct SymlinkResolver: Sendable {
@@ -18,7 +20,7 @@ public struct SymlinkResolver: Sendable {
     }
 
     /// Links followed before a resolution is called a loop (as the kernel's ELOOP).
-    public static let maxHops = 40
+    public static let maxHops = Limits.symlinkHops
 
     private let kinds: [String: ContentEntry.Kind]
     private let targets: [String: String]

@@ -1,4 +1,5 @@
 import IAPCore
+import IAPRules
 
 /// The cap on what a package unpacks to (rule `size-unpacked-limit`): a device has to store what it
 /// unpacks, so a small package that unpacks to gigabytes is refused whatever its compression ratio.
@@ -9,8 +10,8 @@ enum UnpackedSizeLimit {
         guard total > limit else { return nil }
         let what = declared ? "the package declares \(total) unpacked bytes" : "the content unpacks to \(total) bytes"
         let refused = declared ? " (refused before decoding)" : ""
-        return .error(
-            "size-unpacked-limit", entry, offset: nil,
+        return Rule.sizeUnpackedLimit.finding(
+            entry, offset: nil,
             "\(what), more than the \(limit)-byte cap\(refused); a device must store all of it — split the content, or raise the cap with --max-unpacked-size"
         )
     }

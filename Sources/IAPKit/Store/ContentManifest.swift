@@ -1,9 +1,5 @@
 import IAPCore
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// What a content folder holds, entry by entry (path, kind, SHA-256 or link target), to tell
 /// whether two versions are the same content.
 public struct ContentManifest: Equatable, Sendable {
@@ -32,14 +28,14 @@ public struct ContentManifest: Equatable, Sendable {
         for name in try folder.names() {
             if prefix.isEmpty && (name == DeliveryManifest.fileName || name.hasPrefix(".")) { continue }
             let path = prefix + name
-            guard let st = folder.status(name) else { continue }
-            switch st.st_mode & S_IFMT {
-            case S_IFDIR:
+            guard let status = folder.status(name) else { continue }
+            switch status.kind {
+            case .directory:
                 items.append(Item(path: path, kind: "directory", value: ""))
                 try walk(try folder.openDirectory(name), prefix: path + "/", into: &items)
-            case S_IFLNK:
+            case .symlink:
                 items.append(Item(path: path, kind: "symlink", value: folder.readSymlink(name) ?? ""))
-            case S_IFREG:
+            case .regular:
                 let file = try folder.openFile(name)
                 let hasher = DigestHasher(.sha256)
                 let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 64)
@@ -51,8 +47,8 @@ public struct ContentManifest: Equatable, Sendable {
                 }
                 items.append(
                     Item(
-                        path: path, kind: "file", value: Hex.encode(hasher.finish()), size: UInt64(st.st_size),
-                        mode: UInt32(st.st_mode & 0o7777)))
+                        path: path, kind: "file", value: Hex.encode(hasher.finish()), size: status.size,
+                        mode: status.permissions))
             default:
                 items.append(Item(path: path, kind: "other", value: ""))
             }

@@ -1,4 +1,5 @@
 import IAPCore
+import IAPRules
 
 /// How `Unpacker` installs packages into a version store.
 public struct UnpackOptions: Sendable {
@@ -22,7 +23,7 @@ public struct UnpackOptions: Sendable {
     public init(
         activate: Bool = true, keep: Int? = nil, allowDowngrade: Bool = false, force: Bool = false,
         strict: Bool = false,
-        maxUnpackedSize: UInt64 = ContentRules.defaultMaxUnpackedBytes, productIdentifier: String? = nil
+        maxUnpackedSize: UInt64 = Limits.unpackedBytes, productIdentifier: String? = nil
     ) {
         self.productIdentifier = productIdentifier
         self.maxUnpackedSize = maxUnpackedSize

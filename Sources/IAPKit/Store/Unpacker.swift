@@ -1,10 +1,7 @@
 import IAPCore
+import IAPRules
 import PayloadKit
 import XarKit
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// Unpacks untrusted packages into `ROOT/<product>/<version>/` and moves `current` atomically.
 ///
@@ -34,11 +31,11 @@ public enum Unpacker {
         } catch let error as SystemError {
             throw .system(error)
         } catch let error as XarError {
-            throw .invalid(
-                path: package,
-                findings: [.error(error.rule ?? "xar-data", error.entry, offset: error.offset, error.description)])
+            var finding = error.finding()
+            finding.message = error.description
+            throw .invalid(path: package, findings: [finding])
         } catch let error as PayloadError {
-            throw .invalid(path: package, findings: [.error("shape-payload", nil, "\(error)")])
+            throw .invalid(path: package, findings: [Rule.shapePayload.finding(nil, "\(error)")])
         } catch {
             throw .failed("\(error)")
         }
@@ -49,13 +46,13 @@ public enum Unpacker {
         validation: inout ValidationReport?
     ) throws -> UnpackReport {
         let started = PackageBuilder.monotonicSeconds()
-        signal(SIGXFSZ, SIG_IGN)  // a file-size limit must surface as EFBIG, not kill us mid-write
-        var st = stat()
-        guard stat(package, &st) == 0, st.st_mode & S_IFMT == S_IFREG else {
-            throw IAPKitError.system(SystemError("open", path: package, code: stat(package, &st) == 0 ? EISDIR : errno))
+        FileSystem.reportFileSizeLimitAsError()  // EFBIG, not a SIGXFSZ kill mid-write
+        let status = try FileStatus.ofInput(package)
+        guard status.isRegularFile else {
+            throw IAPKitError.system(SystemError("open", path: package, code: SystemError.Code.isDirectory))
         }
         let outcome = try PackageValidator.validatePackage(
-            package, size: UInt64(st.st_size),
+            package, size: status.size,
             options: ValidationOptions(
                 strict: options.strict, productIdentifier: options.productIdentifier,
                 maxUnpackedSize: options.maxUnpackedSize),
@@ -87,7 +84,7 @@ public enum Unpacker {
             throw IAPKitError.system(
                 SystemError(
                     "unpack \(package) (needs about \(needed) bytes, \(available) free) into",
-                    path: product.folder.path, code: ENOSPC))
+                    path: product.folder.path, code: SystemError.Code.noSpace))
         }
 
         let stagingName = VersionStore.stagingPrefix + VersionStore.randomSuffix()
@@ -97,11 +94,11 @@ public enum Unpacker {
         do {
             let staging = try product.folder.openDirectory(stagingName)
             written = try writeContent(outcome.entries, archive: archive, parts: parts, into: staging)
-            guard chmod(staging.path, 0o755) == 0 else { throw SystemError("chmod", path: staging.path) }
+            try FileSystem.setPermissions(staging.path, 0o755)
             try DeliveryManifest.write(productIdentifier: info.productIdentifier, version: version, into: staging)
             try staging.sync()
             if let existing = product.folder.status(version) {
-                guard existing.st_mode & S_IFMT == S_IFDIR else {
+                guard existing.isDirectory else {
                     throw IAPKitError.refused(
                         "\(product.folder.child(version)) exists and is not a version folder; remove it")
                 }
@@ -174,7 +171,9 @@ public enum Unpacker {
             guard let payload = parts.payload else { throw IAPKitError.failed("the package has no Payload") }
             let total = entries.reduce(UInt64(0)) { $0 &+ $1.size }
             let stream = try archive.dataStream(for: payload)
-            let reader = try PayloadReader(maxDecodedBytes: total &+ UInt64(entries.count) * 1140 &+ (1 << 20)) {
+            let reader = try PayloadReader(
+                maxDecodedBytes: total &+ UInt64(entries.count) * Limits.cpioEntryAllowance &+ Limits.cpioSlackBytes
+            ) {
                 buffer in
                 try stream.read(into: buffer)
             }

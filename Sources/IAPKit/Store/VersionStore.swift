@@ -1,9 +1,5 @@
 import IAPCore
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// A server's folder of unpacked content: `ROOT/<product>/<version>/` and `ROOT/<product>/current`,
 /// a symlink to the active version that only ever changes by an atomic rename (FORMAT.md §7).
 /// Hidden names (`.lock`, `.staging-*`, `.trash-*`) are the store's own and never listed.
@@ -18,11 +14,8 @@ public struct VersionStore {
 
     /// Opens the store at `path`, creating the folder if it does not exist.
     public static func open(_ path: String, create: Bool) throws -> VersionStore {
-        if create {
-            var st = stat()
-            if lstat(path, &st) != 0 {
-                guard mkdir(path, 0o755) == 0 || errno == EEXIST else { throw SystemError("create folder", path: path) }
-            }
+        if create && FileSystem.linkStatus(path) == nil {
+            try FileSystem.makeDirectory(path, mode: 0o755, existingIsFine: true)
         }
         return VersionStore(root: try DirectoryHandle.open(path))
     }
@@ -56,7 +49,7 @@ public struct VersionStore {
         public func versions() throws -> [ContentVersion] {
             try folder.names().compactMap { name in
                 guard !name.hasPrefix("."), name != VersionStore.currentName,
-                    let st = folder.status(name), st.st_mode & S_IFMT == S_IFDIR
+                    folder.status(name)?.isDirectory == true
                 else { return nil }
                 return ContentVersion(name)
             }.sorted()
@@ -134,7 +127,7 @@ public struct VersionStore {
     /// link or a version (other folders someone put there are not products).
     public func products() throws -> [String] {
         try root.names().filter { name in
-            guard ProductIdentifier.isValid(name), let st = root.status(name), st.st_mode & S_IFMT == S_IFDIR,
+            guard ProductIdentifier.isValid(name), root.status(name)?.isDirectory == true,
                 let folder = try? root.openDirectory(name), let names = try? folder.names()
             else { return false }
             return names.contains {

@@ -1,9 +1,5 @@
 import IAPCore
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// What a version store holds, for `iapkg list`.
 public struct StoreListing: Codable, Sendable {
     public struct Version: Codable, Sendable {
@@ -37,7 +33,7 @@ public enum VersionStoreCommands {
                 let current = folder.readSymlink(VersionStore.currentName)
                 let versions = try folder.names().compactMap { entry -> ContentVersion? in
                     guard !entry.hasPrefix("."), entry != VersionStore.currentName,
-                        let st = folder.status(entry), st.st_mode & S_IFMT == S_IFDIR
+                        folder.status(entry)?.isDirectory == true
                     else { return nil }
                     return ContentVersion(entry)
                 }.sorted()
@@ -73,7 +69,7 @@ public enum VersionStoreCommands {
                 throw IAPKitError.refused("\(root) holds no product \(productIdentifier)")
             }
             let product = try store.lockProduct(productIdentifier, create: false)
-            guard let st = product.folder.status(version), st.st_mode & S_IFMT == S_IFDIR else {
+            guard product.folder.status(version)?.isDirectory == true else {
                 let have = try product.versions().map(\.text).joined(separator: ", ")
                 throw IAPKitError.refused(
                     "\(productIdentifier) has no version \(version) in \(root) (installed: \(have.isEmpty ? "none" : have))"
@@ -96,14 +92,14 @@ public enum VersionStoreCommands {
         var files = 0
         var bytes: UInt64 = 0
         for name in try folder.names() where !(top && (name == DeliveryManifest.fileName || name.hasPrefix("."))) {
-            guard let st = folder.status(name) else { continue }
-            if st.st_mode & S_IFMT == S_IFDIR {
+            guard let status = folder.status(name) else { continue }
+            if status.isDirectory {
                 let (f, b) = try measure(try folder.openDirectory(name), top: false)
                 files += f
                 bytes += b
             } else {
                 files += 1
-                if st.st_mode & S_IFMT == S_IFREG { bytes += UInt64(st.st_size) }
+                if status.isRegularFile { bytes += status.size }
             }
         }
         return (files, bytes)

@@ -16,7 +16,7 @@ extension TemporaryDirectory {
             _ = try XarArchive.open(path: path, limits: limits)
             return nil
         } catch {
-            return error.rule
+            return error.rule?.id
         }
     }
 }
@@ -44,7 +44,7 @@ extension XarArchive {
             _ = try readAll(try requireFile(path), maxBytes: 1 << 30)
             return nil
         } catch let error as XarError {
-            return error.rule
+            return error.rule?.id
         }
     }
 }

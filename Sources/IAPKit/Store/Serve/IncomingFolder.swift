@@ -1,9 +1,5 @@
 import IAPCore
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// The folder packages are dropped into, and its bookkeeping folders (all on one file system):
 /// a package is claimed by renaming it into `.processing/`, and handled for good when it is
 /// renamed into `accepted/` or `rejected/` (the commit point), its report beside it.
@@ -43,7 +39,7 @@ final class IncomingFolder: @unchecked Sendable {
     func waiting(settled: Double) throws -> (names: [String], younger: Bool) {
         var younger = false
         let names = try folder.names().filter { name in
-            guard Self.isPackageName(name), let st = folder.status(name), st.st_mode & S_IFMT == S_IFREG else {
+            guard Self.isPackageName(name), folder.status(name)?.isRegularFile == true else {
                 return false
             }
             if (folder.age(name) ?? 0) >= settled { return true }
@@ -100,7 +96,7 @@ final class IncomingFolder: @unchecked Sendable {
             let file: FileDescriptor
             do {
                 file = try destination.createFile(pending, mode: 0o644)
-            } catch let error as SystemError where error.code == EEXIST {
+            } catch let error as SystemError where error.code == SystemError.Code.exists {
                 continue
             }
             try file.write(report)
@@ -119,6 +115,6 @@ final class IncomingFolder: @unchecked Sendable {
                 return nil
             }
         }
-        throw SystemError("find a free name for", path: destination.child(name), code: EEXIST)
+        throw SystemError("find a free name for", path: destination.child(name), code: SystemError.Code.exists)
     }
 }

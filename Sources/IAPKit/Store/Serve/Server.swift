@@ -1,9 +1,5 @@
 import IAPCore
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// `iapkg serve`: watches a folder and installs each complete package that arrives, exactly once.
 ///
 /// A package is claimed by an atomic rename into `.processing/`, installed through `Unpacker`

@@ -1,0 +1,36 @@
+/// The group a rule belongs to: the rows of README's rule table, in its order.
+public enum RuleFamily: String, CaseIterable, Codable, Sendable {
+    /// The xar container: header, table of contents, heap, checksums, signatures.
+    case container
+    /// The package's shape: the content root, a product archive's parts.
+    case shape
+    /// ContentInfo.plist and what an update requires of it.
+    case contentInfo = "content-info"
+    /// The package's and the content's sizes.
+    case size
+    /// Executable code, judged by bytes and by names.
+    case executable
+    /// Symbolic and hard links.
+    case links
+    /// Entry names, paths, types and modes.
+    case entries
+    /// Clutter a package should not carry.
+    case hygiene
+    /// What `iapkg serve` reports when a valid package cannot be installed.
+    case store
+
+    /// The group's name in README's rule table.
+    public var title: String {
+        switch self {
+        case .container: "container (xar)"
+        case .shape: "shape"
+        case .contentInfo: "ContentInfo.plist"
+        case .size: "size"
+        case .executable: "executable code"
+        case .links: "links"
+        case .entries: "entries"
+        case .hygiene: "hygiene"
+        case .store: "store (`iapkg serve`)"
+        }
+    }
+}

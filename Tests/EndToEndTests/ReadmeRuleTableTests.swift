@@ -1,0 +1,63 @@
+import Foundation
+import IAPRules
+import Testing
+
+/// README's rule table and the ids the tests expect are held against the catalogue (`Rule.all`).
+@Suite struct ReadmeRuleTableTests {
+    static let idPattern = #"^[a-z]+(-[a-z0-9]+)+$"#
+
+    /// The backquoted rule ids of `text`, in order.
+    static func ids(in text: Substring) -> [String] {
+        text.split(separator: "`", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 1 }
+            .map { String($0.element) }.filter { $0.range(of: idPattern, options: .regularExpression) != nil }
+    }
+
+    /// The rows of README's "The rules" table: group title, error ids, warning ids.
+    static func rows() throws -> [(title: String, errors: [String], warnings: [String])] {
+        let readme = try String(contentsOf: Harness.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let section = try #require(
+            readme.components(separatedBy: "### The rules\n").last?.components(separatedBy: "\n## ").first)
+        return section.split(separator: "\n").filter { $0.hasPrefix("| ") && !$0.hasPrefix("| group ") }.map { line in
+            let cells = line.split(separator: "|", omittingEmptySubsequences: false).dropFirst().dropLast()
+                .map { $0.trimmingCharacters(in: .whitespaces) }
+            return (cells[0], ids(in: Substring(cells[1])), ids(in: Substring(cells.count > 2 ? cells[2] : "")))
+        }
+    }
+
+    @Test func tableListsEveryRuleOnceUnderItsFamilyAndSeverity() throws {
+        let rows = try Self.rows()
+        #expect(rows.map(\.title) == RuleFamily.allCases.map(\.title))
+        for (row, family) in zip(rows, RuleFamily.allCases) {
+            let rules = Rule.all.filter { $0.family == family }
+            #expect(row.errors == rules.filter { $0.severity == .error }.map(\.id), "\(family) errors")
+            #expect(row.warnings == rules.filter { $0.severity == .warning }.map(\.id), "\(family) warnings")
+        }
+        #expect(rows.flatMap { $0.errors + $0.warnings }.count == Rule.all.count)
+    }
+
+    /// Strings in the tests that look like rule ids but are not: fixture names, and the mistyped ids
+    /// the tests of `iapkg rules` and of the catalogue use on purpose.
+    static let notRuleIds: Set<String> = [
+        "link-data", "link-ok", "plist-bad", "plist-shared", "xar-signature", "xar-magik", "xar-toc-chekcsum-mismatch",
+    ]
+
+    @Test func everyRuleIdTheTestsExpectIsInTheCatalogue() throws {
+        let prefixes = Set(Rule.all.map { String($0.id.prefix { $0 != "-" }) })
+        let tests = Harness.packageRoot.appendingPathComponent("Tests")
+        let files = try #require(FileManager.default.enumerator(atPath: tests.path)).compactMap { $0 as? String }
+            .filter { $0.hasSuffix(".swift") }
+        var seen = 0
+        for file in files {
+            let text = try String(contentsOf: tests.appendingPathComponent(file), encoding: .utf8)
+            for literal in text.split(separator: "\"").enumerated().filter({ $0.offset % 2 == 1 }).map(\.element) {
+                let id = String(literal)
+                guard id.range(of: Self.idPattern, options: .regularExpression) != nil,
+                    prefixes.contains(String(id.prefix { $0 != "-" })), !Self.notRuleIds.contains(id)
+                else { continue }
+                seen += 1
+                #expect(Rule.named(id) != nil, "\(file) expects rule '\(id)', which the catalogue does not hold")
+            }
+        }
+        #expect(seen > 100)
+    }
+}

@@ -13,13 +13,13 @@ struct ExtraHeapRange {
 /// Builds the TOC model from parser events, one element at a time, never holding the document.
 final class TOCHandler: XMLEventHandler {
     /// Where the parse stands: what each open element means to xar.
-    private enum Node {
+    enum Node {
         case xar, toc, tocChecksum, signature, keyInfo, file, data, ea, ignored
         case leaf(Leaf)
     }
 
     /// An element whose text we keep.
-    private enum Leaf {
+    enum Leaf {
         case tocChecksumOffset, tocChecksumSize, creationTime, signatureOffset, signatureSize
         case name, type, mode, uid, gid, user, group, mtime, link
         case dataOffset, dataLength, dataSize, archivedChecksum, extractedChecksum
@@ -27,7 +27,7 @@ final class TOCHandler: XMLEventHandler {
     }
 
     /// The state of one open `<file>`.
-    private struct FileFrame {
+    struct FileFrame {
         var index: Int
         var nameCount = 0
         /// The first `<name>`'s decoded text; a repeat must decode to the same.
@@ -36,38 +36,38 @@ final class TOCHandler: XMLEventHandler {
         var dataCount = 0
     }
 
-    private let limits: XarLimits
-    private var stack: [Node] = []
-    private var fileFrames: [FileFrame] = []
-    private var dataFrame = TOCDataFrame()
-    private var eaOffset: UInt64?
-    private var eaLength: UInt64?
-    private var signatureOffset: UInt64?
-    private var signatureSize: UInt64?
-    private var signatureName = ""
-    private var signature = XarSignature(element: "", style: "")
-    private var leafStyle: String?
+    let limits: XarLimits
+    var stack: [Node] = []
+    var fileFrames: [FileFrame] = []
+    var dataFrame = TOCDataFrame()
+    var eaOffset: UInt64?
+    var eaLength: UInt64?
+    var signatureOffset: UInt64?
+    var signatureSize: UInt64?
+    var signatureName = ""
+    var signature = XarSignature(element: "", style: "")
+    var leafStyle: String?
     /// The `enctype` attribute of the `<name>` being read.
-    private var nameEncoding: String?
-    private var text = ""
-    private var tocCount = 0
+    var nameEncoding: String?
+    var text = ""
+    var tocCount = 0
 
-    private(set) var toc = XarTOC(
+    var toc = XarTOC(
         checksum: nil, checksumCount: 0, creationTime: nil, hasSignature: false,
         hasXSignature: false, files: [])
     /// Findings, each with the index of the file it concerns (its path is known only at the end).
-    private(set) var findings: [(fileIndex: Int?, finding: Finding)] = []
-    private(set) var extraRanges: [ExtraHeapRange] = []
+    var findings: [(fileIndex: Int?, finding: Finding)] = []
+    var extraRanges: [ExtraHeapRange] = []
     /// Findings not kept because `maxFindings` was reached.
-    private(set) var droppedFindings = 0
+    var droppedFindings = 0
     /// True once `<xar><toc>` has been seen.
     var sawTOC: Bool { tocCount > 0 }
 
     /// Repeated values (owners, time stamps) share one string: 100,000 files rarely have more than a
     /// few distinct ones. At most 4,096 are remembered.
-    private var internTable: [String: String] = [:]
+    var internTable: [String: String] = [:]
 
-    private func interned(_ text: String) -> String {
+    func interned(_ text: String) -> String {
         if let known = internTable[text] { return known }
         if internTable.count < 4096 { internTable[text] = text }
         return text
@@ -130,7 +130,7 @@ final class TOCHandler: XMLEventHandler {
 
     // MARK: - Opening elements
 
-    private func node(for name: String, attributes: [XMLAttribute], under parent: Node?, line: Int) throws(XMLError)
+    func node(for name: String, attributes: [XMLAttribute], under parent: Node?, line: Int) throws(XMLError)
         -> Node
     {
         func attribute(_ key: String) -> String? { attributes.first { $0.name == key }?.value }
@@ -248,12 +248,12 @@ final class TOCHandler: XMLEventHandler {
         }
     }
 
-    private func dataLeaf(_ leaf: Leaf, present: Bool, _ name: String) -> Node {
+    func dataLeaf(_ leaf: Leaf, present: Bool, _ name: String) -> Node {
         if present { dataFrame.duplicates.append(name) }
         return .leaf(leaf)
     }
 
-    private func openFile(parent: Int?, attributes: [XMLAttribute], line: Int) throws(XMLError) -> Node {
+    func openFile(parent: Int?, attributes: [XMLAttribute], line: Int) throws(XMLError) -> Node {
         guard toc.files.count < limits.maxFiles else {
             throw XMLError(.limit, "the TOC lists more than \(limits.maxFiles) files", line: line)
         }
@@ -276,7 +276,7 @@ final class TOCHandler: XMLEventHandler {
         return .file
     }
 
-    private func setHardLink(_ link: String) {
+    func setHardLink(_ link: String) {
         guard let index = fileFrames.last?.index else { return }
         if link == "original" {
             toc.files[index].hardLink = .original
@@ -288,132 +288,5 @@ final class TOCHandler: XMLEventHandler {
                 Rule.xarNumber.finding(
                     nil, "hard-link reference link=\"\(link)\" is neither \"original\" nor a file id"))
         }
-    }
-
-    // MARK: - Closing elements
-
-    private func finishLeaf(_ leaf: Leaf) {
-        let index = fileFrames.last?.index
-        switch leaf {
-        case .creationTime: toc.creationTime = text
-        case .tocChecksumOffset: toc.checksum?.offset = number("TOC checksum <offset>", nil)
-        case .tocChecksumSize: toc.checksum?.size = number("TOC checksum <size>", nil)
-        case .signatureOffset: signatureOffset = number("<\(signatureName)> <offset>", nil)
-        case .signatureSize: signatureSize = number("<\(signatureName)> <size>", nil)
-        case .certificate: signature.certificateTexts.append(text)
-        case .eaOffset: eaOffset = number("<ea> <offset>", index)
-        case .eaLength: eaLength = number("<ea> <length>", index)
-        case .dataOffset: dataFrame.offset = number("<data> <offset>", index)
-        case .dataLength: dataFrame.length = number("<data> <length>", index)
-        case .dataSize: dataFrame.size = number("<data> <size>", index)
-        case .archivedChecksum, .extractedChecksum:
-            let archived = leaf == .archivedChecksum
-            let rule = archived ? Rule.xarArchivedChecksum : Rule.xarExtractedChecksum
-            guard let digest = Hex.decode(text), !digest.isEmpty else {
-                note(
-                    index,
-                    rule.finding(
-                        nil,
-                        "the \(archived ? "archived" : "extracted") checksum \"\(text.prefix(80))\" is not hexadecimal")
-                )
-                return
-            }
-            let checksum = XarChecksum(style: leafStyle ?? "", digest: digest)
-            if archived { dataFrame.archived = checksum } else { dataFrame.extracted = checksum }
-        default:
-            guard let index else { return }
-            finishFileLeaf(leaf, index)
-        }
-    }
-
-    private func finishFileLeaf(_ leaf: Leaf, _ index: Int) {
-        switch leaf {
-        case .name: finishName(index)
-        case .type: toc.files[index].type = XarFileType(xarName: text)
-        case .mode:
-            toc.files[index].mode = XarNumber.octal(text)
-            if toc.files[index].mode == nil {
-                note(
-                    index,
-                    Rule.xarNumber.finding(
-                        nil, "<mode> \"\(text.prefix(80))\" is not an octal number that fits in 32 bits")
-                )
-            }
-        case .uid: toc.files[index].uid = number("<uid>", index)
-        case .gid: toc.files[index].gid = number("<gid>", index)
-        case .user: toc.files[index].user = interned(text)
-        case .group: toc.files[index].group = interned(text)
-        case .mtime: toc.files[index].mtime = interned(text)
-        case .link: toc.files[index].linkTarget = text
-        default: break
-        }
-    }
-
-    /// Decodes a `<name>` (plain, or `enctype="base64"` as xar writers store names that are not
-    /// plain ASCII) and keeps the first; a repeat (productsign repeats every `<name>`) must agree.
-    private func finishName(_ index: Int) {
-        let frameIndex = fileFrames.count - 1
-        guard frameIndex >= 0 else { return }
-        let decoded = XarNameDecoding(text: text, enctype: nameEncoding)
-        if let problem = decoded.problem { note(index, Rule.xarNameEncoding.finding(nil, problem)) }
-        guard let first = fileFrames[frameIndex].firstName else {
-            fileFrames[frameIndex].firstName = decoded.name
-            toc.files[index].name = decoded.name
-            toc.files[index].storedName = decoded.stored
-            toc.files[index].libarchiveName = decoded.libarchive
-            return
-        }
-        if first != decoded.name {
-            note(
-                index,
-                Rule.xarFileName.finding(
-                    nil,
-                    "the file has two different names, \"\(first.prefix(120))\" and \"\(decoded.name.prefix(120))\"; readers would disagree on which one it is"
-                ))
-        }
-    }
-
-    private func number(_ what: String, _ index: Int?) -> UInt64? {
-        if let value = XarNumber.decimal(text) { return value }
-        note(
-            index,
-            Rule.xarNumber.finding(
-                nil, "\(what) \"\(text.prefix(80))\" is not a plain decimal number that fits in 64 bits")
-        )
-        return nil
-    }
-
-    private func finishData() {
-        guard let index = fileFrames.last?.index else { return }
-        if fileFrames[fileFrames.count - 1].dataCount > 1 {
-            note(index, Rule.xarDataFields.finding(nil, "the file has more than one <data>"))
-            return
-        }
-        let (data, problems) = dataFrame.finish()
-        for problem in problems { note(index, problem.rule.finding(nil, problem.message)) }
-        if let data { toc.files[index].data = data }
-    }
-
-    private func finishFile() {
-        guard let frame = fileFrames.popLast() else { return }
-        if frame.nameCount == 0 {
-            note(frame.index, Rule.xarFileName.finding(nil, "the file has no <name>"))
-        }
-        if frame.typeCount != 1 {
-            note(
-                frame.index,
-                Rule.xarFileType.finding(
-                    nil,
-                    frame.typeCount == 0 ? "the file has no <type>" : "the file has \(frame.typeCount) <type> elements")
-            )
-        }
-    }
-
-    private func note(_ index: Int?, _ finding: Finding) {
-        guard findings.count < limits.maxFindings else {
-            droppedFindings += 1
-            return
-        }
-        findings.append((index, finding))
     }
 }

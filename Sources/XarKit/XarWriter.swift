@@ -11,7 +11,7 @@ import XMLKit
 /// File data is streamed into a temporary heap file, never held in memory.
 public final class XarWriter {
     /// One entry as it will appear in the TOC.
-    private struct Entry {
+    struct Entry {
         var id: UInt64
         var name: String
         var path: String
@@ -23,15 +23,22 @@ public final class XarWriter {
         var children: [Int] = []
     }
 
-    private let options: XarWriterOptions
-    private var heap: FileDescriptor
+    /// Checksum, compression level and creation time, fixed at creation.
+    let options: XarWriterOptions
+    /// Where file data goes: an unlinked temporary file, or the output itself (`directStart`).
+    var heap: FileDescriptor
     /// Set when the heap is written straight into the output, after this many reserved bytes.
-    private var directStart: UInt64?
-    private var heapLength: UInt64 = 0
-    private var entries: [Entry] = []
-    private var topLevel: [Int] = []
-    private var indexByPath: [String: Int] = [:]
-    private var finished = false
+    var directStart: UInt64?
+    /// Bytes of file data written so far.
+    var heapLength: UInt64 = 0
+    /// Every entry, in the order added.
+    var entries: [Entry] = []
+    /// Indexes of the entries at the root, in TOC order.
+    var topLevel: [Int] = []
+    /// Entry index by path, for parents, duplicates and link types.
+    var indexByPath: [String: Int] = [:]
+    /// Set once the archive is finished (or a failed write left the heap unusable).
+    var finished = false
     private static let maxDepth = 256
 
     /// A writer whose heap lives in an unlinked temporary file inside `temporaryDirectory`;
@@ -58,7 +65,7 @@ public final class XarWriter {
         try xarIO("writing \(output.path)") { try output.seek(to: UInt64(reservedBytes + options.checksum.byteCount)) }
     }
 
-    private static func check(_ options: XarWriterOptions) throws(XarError) {
+    static func check(_ options: XarWriterOptions) throws(XarError) {
         guard isISO8601Timestamp(options.creationTime) else {
             throw XarError(
                 rule: nil, "creation time \"\(options.creationTime)\" is not YYYY-MM-DDTHH:MM:SSZ",
@@ -71,7 +78,7 @@ public final class XarWriter {
         }
     }
 
-    private static func temporaryHeap(in temporaryDirectory: String) throws(XarError) -> FileDescriptor {
+    static func temporaryHeap(in temporaryDirectory: String) throws(XarError) -> FileDescriptor {
         var template = Array((temporaryDirectory + "/.xar-heap-XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         template.removeLast()
@@ -98,114 +105,7 @@ public final class XarWriter {
         try add(path: path, type: .symlink, mode: mode, mtime: mtime, linkTarget: target, data: nil)
     }
 
-    /// Adds a regular file whose bytes `body` hands, in pieces, to the function it is given.
-    public func addFile(
-        path: String, mode: UInt32 = 0o644, mtime: String, encoding: XarWriterEncoding,
-        body: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void
-    ) throws {
-        try checkNew(path: path, mtime: mtime)
-        let data: XarData
-        do {
-            data = try writeData(encoding: encoding, body: body)
-        } catch {
-            // Drop the partial bytes so the next entry starts where the heap really ends.
-            let end = off_t(heapFileOffset + heapLength)
-            if ftruncate(heap.rawValue, end) != 0 || lseek(heap.rawValue, end, SEEK_SET) < 0 {
-                finished = true
-            }
-            throw error
-        }
-        try add(path: path, type: .file, mode: mode, mtime: mtime, linkTarget: nil, data: data)
-    }
-
-    /// Adds a regular file whose whole content is in memory (a Bom, a PackageInfo): zlib data is made
-    /// in one libdeflate call, at the level matching the writer's zlib level.
-    public func addFile(path: String, mode: UInt32 = 0o644, mtime: String, encoding: XarWriterEncoding, bytes: [UInt8])
-        throws
-    {
-        guard encoding == .zlib else {
-            return try addFile(path: path, mode: mode, mtime: mtime, encoding: encoding) { sink in
-                try bytes.withUnsafeBytes { try sink($0) }
-            }
-        }
-        try checkNew(path: path, mtime: mtime)
-        let compressor = BlockCompressor(level: min(12, options.compressionLevel + 1))
-        var stored = [UInt8](repeating: 0, count: compressor.zlibBound(bytes.count))
-        let count = bytes.withUnsafeBytes { input in stored.withUnsafeMutableBytes { compressor.zlib(input, into: $0) }
-        }
-        guard count > 0 else {
-            throw XarError(rule: nil, "libdeflate could not compress the entry", entry: path, advice: "report this")
-        }
-        stored.removeLast(stored.count - count)
-        try xarIO("writing the heap") { try heap.write(stored) }
-        let style = options.checksum.rawValue
-        let data = XarData(
-            offset: heapLength, length: UInt64(count), size: UInt64(bytes.count), encoding: .zlib,
-            archivedChecksum: XarChecksum(style: style, digest: DigestHasher.digest(options.checksum, of: stored)),
-            extractedChecksum: XarChecksum(style: style, digest: DigestHasher.digest(options.checksum, of: bytes)))
-        heapLength += UInt64(count)
-        try add(path: path, type: .file, mode: mode, mtime: mtime, linkTarget: nil, data: data)
-    }
-
-    /// Adds a regular file with the bytes read from `source` (from its current position to its end).
-    public func addFile(
-        path: String, mode: UInt32 = 0o644, mtime: String, encoding: XarWriterEncoding,
-        contentsOf source: FileDescriptor
-    ) throws {
-        try addFile(path: path, mode: mode, mtime: mtime, encoding: encoding) { write in
-            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
-            defer { buffer.deallocate() }
-            while true {
-                let n = try source.readSequential(into: buffer)
-                if n == 0 { break }
-                try write(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
-            }
-        }
-    }
-
-    private func writeData(
-        encoding: XarWriterEncoding,
-        body: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void
-    ) throws -> XarData {
-        let archived = DigestHasher(options.checksum)
-        let extracted = DigestHasher(options.checksum)
-        let start = heapLength
-        var size: UInt64 = 0
-        let heap = self.heap
-        var written: UInt64 = 0
-        let store: (UnsafeRawBufferPointer) throws -> Void = { bytes in
-            archived.update(bytes)
-            try heap.write(bytes)
-            written += UInt64(bytes.count)
-        }
-        switch encoding {
-        case .stored:
-            try body { bytes in
-                size += UInt64(bytes.count)
-                try store(bytes)
-            }
-        case .zlib:
-            let deflater = Deflater(format: .zlib, level: options.compressionLevel)
-            try body { bytes in
-                extracted.update(bytes)
-                size += UInt64(bytes.count)
-                try deflater.compress(bytes, finish: false, into: store)
-            }
-            try deflater.compress(UnsafeRawBufferPointer(start: nil, count: 0), finish: true, into: store)
-        }
-        heapLength += written
-        let style = options.checksum.rawValue
-        let archivedDigest = archived.finish()
-        // Stored bytes are the extracted bytes: one digest serves both.
-        let extractedDigest = encoding == .stored ? archivedDigest : extracted.finish()
-        return XarData(
-            offset: start, length: written, size: size,
-            encoding: encoding == .zlib ? .zlib : .stored,
-            archivedChecksum: XarChecksum(style: style, digest: archivedDigest),
-            extractedChecksum: XarChecksum(style: style, digest: extractedDigest))
-    }
-
-    private func checkNew(path: String, mtime: String) throws(XarError) {
+    func checkNew(path: String, mtime: String) throws(XarError) {
         guard !finished else {
             throw XarError(
                 rule: nil, "the archive is already finished", entry: path, advice: "add entries before finish(to:)")
@@ -236,7 +136,7 @@ public final class XarWriter {
         }
     }
 
-    private func add(
+    func add(
         path: String, type: XarFileType, mode: UInt32, mtime: String, linkTarget: String?,
         data: XarData?
     ) throws(XarError) {
@@ -271,7 +171,7 @@ public final class XarWriter {
     }
 
     /// Numbers the entries 1, 2, 3… in the order the TOC lists them.
-    private func renumber() {
+    func renumber() {
         var next: UInt64 = 1
         var stack = topLevel.reversed() as [Int]
         while let index = stack.popLast() {
@@ -282,172 +182,7 @@ public final class XarWriter {
     }
 
     /// Where heap offset 0 of the data (after the TOC digest) sits in the heap file.
-    private var heapFileOffset: UInt64 {
+    var heapFileOffset: UInt64 {
         directStart.map { $0 + UInt64(options.checksum.byteCount) } ?? 0
-    }
-
-    // MARK: - Finishing
-
-    /// Writes header, compressed TOC and heap to `output` at its current position.
-    public func finish(to output: FileDescriptor) throws(XarError) {
-        guard !finished, directStart == nil else {
-            throw XarError(
-                rule: nil, "the archive is already finished, or writes in place",
-                advice: "create a new writer for another archive")
-        }
-        finished = true
-        renumber()
-        let deflater = Deflater(format: .zlib, level: options.compressionLevel)
-        var compressed: [UInt8] = []
-        var text = TOCText(deflater: deflater) { compressed.append(contentsOf: $0) }
-        try xarIO("compressing the TOC") { try writeTOC(to: &text) }
-        let header = XarHeader(
-            tocCompressedLength: UInt64(compressed.count), tocUncompressedLength: text.length,
-            checksumAlgorithmCode: options.headerChecksumCode)
-        let digest = DigestHasher.digest(options.checksum, of: compressed)
-        try xarIO("writing \(output.path)") {
-            try output.write(header.serialized())
-            try output.write(compressed)
-            try output.write(digest)
-            try output.append(from: heap, offset: 0, count: heapLength)
-        }
-    }
-
-    /// Completes an archive whose heap was written in place: the header, the TOC padded to fill the
-    /// reserved room exactly, and the TOC digest. If the TOC outgrew the room, the heap is moved.
-    public func finishInPlace() throws(XarError) {
-        guard !finished, let start = directStart else {
-            throw XarError(
-                rule: nil, "the archive is already finished, or does not write in place", advice: "use finish(to:)")
-        }
-        finished = true
-        renumber()
-        var xml: [UInt8] = []
-        var text = TOCText(deflater: nil) { xml.append(contentsOf: $0) }
-        try xarIO("writing the TOC") { try writeTOC(to: &text) }
-        let output = heap
-        if let padded = PaddedZlibStream.make(
-            xml, level: options.compressionLevel, length: Int(start) - XarHeader.byteCount)
-        {
-            let header = XarHeader(
-                tocCompressedLength: UInt64(padded.bytes.count),
-                tocUncompressedLength: UInt64(padded.uncompressedLength),
-                checksumAlgorithmCode: options.headerChecksumCode)
-            try xarIO("writing \(output.path)") {
-                try output.write(header.serialized(), at: 0)
-                try output.write(padded.bytes, at: UInt64(XarHeader.byteCount))
-                try output.write(DigestHasher.digest(options.checksum, of: padded.bytes), at: start)
-            }
-            return
-        }
-        // Rare: the TOC does not fit the reserved room. Move the data aside and write the usual way.
-        let folder = output.path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(
-            separator: "/")
-        let temporary = try Self.temporaryHeap(in: folder.isEmpty ? "." : folder)
-        try xarIO("moving the heap of \(output.path)") {
-            try temporary.append(from: output, offset: heapFileOffset, count: heapLength)
-            guard ftruncate(output.rawValue, 0) == 0 else { throw SystemError("truncate", path: output.path) }
-            try output.seek(to: 0)
-        }
-        heap = temporary
-        directStart = nil
-        finished = false
-        try finish(to: output)
-    }
-
-    /// The whole TOC document, in pieces.
-    private func writeTOC(to text: inout TOCText) throws {
-        let digestSize = UInt64(options.checksum.byteCount)
-        try text.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<xar>\n <toc>\n")
-        try text.append(
-            "  <checksum style=\"\(options.checksum.rawValue)\">\n   <offset>0</offset>\n   <size>\(digestSize)</size>\n  </checksum>\n"
-        )
-        try text.append("  <creation-time>\(options.creationTime)</creation-time>\n")
-        for index in topLevel { try appendFile(index, depth: 2, heapBase: digestSize, to: &text) }
-        try text.append(" </toc>\n</xar>\n")
-        try text.finish()
-    }
-
-    private func appendFile(_ index: Int, depth: Int, heapBase: UInt64, to text: inout TOCText) throws {
-        let entry = entries[index]
-        let pad = String(repeating: " ", count: depth)
-        var xml = "\(pad)<file id=\"\(entry.id)\">\n"
-        xml += "\(pad) <name>\(XMLEscaping.escape(entry.name))</name>\n"
-        xml += "\(pad) <type>\(entry.type.xarName)</type>\n"
-        if let target = entry.linkTarget {
-            xml += "\(pad) <link type=\"\(linkType(of: entry))\">\(XMLEscaping.escape(target))</link>\n"
-        }
-        xml += "\(pad) <mode>0\(String(entry.mode, radix: 8))</mode>\n"
-        xml += "\(pad) <uid>0</uid>\n\(pad) <gid>0</gid>\n\(pad) <user>root</user>\n\(pad) <group>wheel</group>\n"
-        xml += "\(pad) <mtime>\(entry.mtime)</mtime>\n"
-        if let data = entry.data {
-            let style = options.checksum.rawValue
-            xml += "\(pad) <data>\n"
-            xml += "\(pad)  <offset>\(heapBase + data.offset)</offset>\n"
-            xml += "\(pad)  <length>\(data.length)</length>\n"
-            xml += "\(pad)  <size>\(data.size)</size>\n"
-            xml += "\(pad)  <encoding style=\"\(data.encoding.style)\"/>\n"
-            xml +=
-                "\(pad)  <archived-checksum style=\"\(style)\">\(Hex.encode(data.archivedChecksum?.digest ?? []))</archived-checksum>\n"
-            xml +=
-                "\(pad)  <extracted-checksum style=\"\(style)\">\(Hex.encode(data.extractedChecksum?.digest ?? []))</extracted-checksum>\n"
-            xml += "\(pad) </data>\n"
-        }
-        try text.append(xml)
-        for child in entry.children { try appendFile(child, depth: depth + 1, heapBase: heapBase, to: &text) }
-        try text.append("\(pad)</file>\n")
-    }
-
-    /// `file`, `directory` or `broken`, by resolving the target among the archive's own entries.
-    private func linkType(of entry: Entry) -> String {
-        guard let target = entry.linkTarget, !target.hasPrefix("/") else { return "broken" }
-        var parts = entry.path.split(separator: "/").dropLast().map(String.init)
-        for part in target.split(separator: "/") {
-            switch part {
-            case ".": continue
-            case "..":
-                guard !parts.isEmpty else { return "broken" }
-                parts.removeLast()
-            default: parts.append(String(part))
-            }
-        }
-        guard let index = indexByPath[parts.joined(separator: "/")] else { return "broken" }
-        switch entries[index].type {
-        case .directory: return "directory"
-        case .file: return "file"
-        default: return "broken"
-        }
-    }
-}
-
-/// TOC text fed to a deflater in pieces (or, without one, handed over as it is), counting its
-/// uncompressed length.
-private struct TOCText {
-    let deflater: Deflater?
-    let sink: (UnsafeRawBufferPointer) throws -> Void
-    var buffer: [UInt8] = []
-    var length: UInt64 = 0
-
-    init(deflater: Deflater?, sink: @escaping (UnsafeRawBufferPointer) throws -> Void) {
-        self.deflater = deflater
-        self.sink = sink
-    }
-
-    mutating func append(_ text: String) throws {
-        buffer.append(contentsOf: text.utf8)
-        length += UInt64(text.utf8.count)
-        if buffer.count >= 64 * 1024 { try flush(finish: false) }
-    }
-
-    mutating func finish() throws { try flush(finish: true) }
-
-    private mutating func flush(finish: Bool) throws {
-        let pending = buffer
-        buffer.removeAll(keepingCapacity: true)
-        if let deflater {
-            try pending.withUnsafeBytes { try deflater.compress($0, finish: finish, into: sink) }
-        } else {
-            try pending.withUnsafeBytes { try sink($0) }
-        }
     }
 }

@@ -4,7 +4,7 @@ import IAPRules
 /// Entry names and paths (`entry-*`): absolute, odd or long paths, duplicates and collisions.
 extension ContentRules {
     static func checkNames(_ entries: EntryList, _ findings: inout [Finding]) {
-        for entry in entries {
+        for (index, entry) in entries.enumerated() {
             if entry.rawPath.hasPrefix("/") {
                 findings.append(
                     Rule.entryAbsolutePath.finding(
@@ -21,11 +21,12 @@ extension ContentRules {
                     ))
                 continue
             }
-            if entry.path.utf8.count > EntryNameRules.maxPathBytes {
+            let pathBytes = entries.paths[index].utf8.count
+            if pathBytes > EntryNameRules.maxPathBytes {
                 findings.append(
                     Rule.entryPathLength.finding(
                         entry,
-                        "the path is \(entry.path.utf8.count) bytes; at most \(EntryNameRules.maxPathBytes) are allowed — shorten it"
+                        "the path is \(pathBytes) bytes; at most \(EntryNameRules.maxPathBytes) are allowed — shorten it"
                     ))
             }
             if entry.components.contains(where: EntryNameRules.hasBidiControl) {

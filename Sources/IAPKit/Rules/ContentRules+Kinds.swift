@@ -25,8 +25,11 @@ extension ContentRules {
                     ))
             }
             guard entry.components.count > 1 else { continue }
+            // Each parent path grows from the one above it: one join per component, not per pair.
+            var parent = ""
             for depth in 1..<entry.components.count {
-                let parent = entry.components[0..<depth].joined(separator: "/")
+                if depth > 1 { parent += "/" }
+                parent += entry.components[depth - 1]
                 guard let kind = kindByPath[parent], kind != .directory else { continue }
                 if kind == .symlink {
                     findings.append(

@@ -56,9 +56,12 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ], exclude: ["Schemas"]),
         .executableTarget(name: "iapkg", dependencies: ["IAPKitCLI"]),
-        // A mutation fuzzer: truncated and bit-flipped packages through the reader and the validator.
-        .executableTarget(
-            name: "iapkg-fuzz", dependencies: ["IAPKit", "IAPRules", "XarKit", "IAPCore"], exclude: ["README.md"]),
+        // libFuzzer targets, one per parser of untrusted bytes (`.ci/fuzz` builds them with
+        // -sanitize=fuzzer,address -DFUZZING); a plain build makes `iapkg-fuzz TARGET FILE…`, which replays inputs.
+        .target(
+            name: "FuzzTargets",
+            dependencies: ["IAPKit", "IAPRules", "XarKit", "BomKit", "PayloadKit", "XMLKit", "IAPCore"]),
+        .executableTarget(name: "iapkg-fuzz", dependencies: ["FuzzTargets"], exclude: ["README.md"]),
 
         .testTarget(name: "IAPRulesTests", dependencies: ["IAPRules"]),
         .testTarget(name: "IAPCoreTests", dependencies: ["IAPCore"]),
@@ -70,6 +73,10 @@ let package = Package(
             name: "IAPKitTests",
             dependencies: ["IAPKit", "IAPRules", "XarKit", "BomKit", "PayloadKit", "XMLKit", "IAPCore"]),
         .testTarget(name: "IAPKitCLITests", dependencies: ["IAPKitCLI", "IAPKit", "IAPRules", "IAPCore"]),
+        .testTarget(
+            name: "FuzzTargetsTests",
+            dependencies: ["FuzzTargets", "IAPKit", "IAPRules", "XarKit", "BomKit", "PayloadKit", "IAPCore"],
+            exclude: ["Corpus", "Dictionaries", "Regressions"]),
         .testTarget(
             name: "EndToEndTests", dependencies: ["IAPKit", "IAPRules", "XarKit", "BomKit", "IAPCore"],
             exclude: ["Fixtures"]),

@@ -17,7 +17,8 @@ public enum BackgroundThread {
         let status = pthread_create(
             &thread, nil,
             { context in
-                let box = Unmanaged<Box>.fromOpaque(context!).takeRetainedValue()
+                guard let context else { return nil }  // never: pthread_create passes `box` through
+                let box = Unmanaged<Box>.fromOpaque(context).takeRetainedValue()
                 box.body()
                 return nil
             }, box)

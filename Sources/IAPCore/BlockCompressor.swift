@@ -1,7 +1,7 @@
 internal import CDeflate
 
 /// One libdeflate compressor (whole-buffer deflate; not thread-safe: one per thread at a time).
-public final class BlockCompressor: @unchecked Sendable {
+public final class BlockCompressor {
     /// libdeflate's levels: 0 (stored) to 12 (smallest); 7 matches zlib's 6 in size, faster.
     public static let levels: ClosedRange<Int32> = 0...12
     private let handle: OpaquePointer

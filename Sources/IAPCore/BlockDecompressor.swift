@@ -1,7 +1,7 @@
 internal import CDeflate
 
 /// One libdeflate decompressor: whole-buffer inflate, two to three times zlib's speed.
-public final class BlockDecompressor: @unchecked Sendable {
+public final class BlockDecompressor {
     private let handle: OpaquePointer
 
     public init() {

@@ -1,7 +1,7 @@
 internal import CBzip2
 
 /// A streaming bzip2 decoder (libbz2) for one stream.
-public final class Bzip2Decoder: StreamDecoder, @unchecked Sendable {
+public final class Bzip2Decoder: StreamDecoder {
     private var stream = bz_stream()
     public private(set) var finished = false
     public private(set) var totalIn: UInt64 = 0

@@ -3,6 +3,8 @@
 #endif
 
 /// A mutex with one condition variable (pthread), for threads that wait for work.
+/// `@unchecked Sendable`: it is the lock; its two pthread objects are allocated once, never moved,
+/// and touched only through `pthread_mutex_*` and `pthread_cond_*`, which are made for sharing.
 public final class ConditionLock: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)

@@ -35,7 +35,7 @@ public enum DigestAlgorithm: String, Sendable, Codable, CaseIterable {
 }
 
 /// A streaming message digest (OpenSSL's EVP), fed in pieces and finished once.
-public final class DigestHasher: @unchecked Sendable {
+public final class DigestHasher {
     public let algorithm: DigestAlgorithm
     private let context: OpaquePointer
 

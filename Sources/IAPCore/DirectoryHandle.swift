@@ -6,7 +6,7 @@ internal import CShims
 
 /// An open directory, and every operation relative to it (`openat`, `mkdirat`, `renameat`…),
 /// never following a symlink: the basis for writing untrusted content without leaving the folder.
-public final class DirectoryHandle: @unchecked Sendable {
+public final class DirectoryHandle: Sendable {
     public let descriptor: Int32
     /// The path it was opened with, for messages.
     public let path: String

@@ -7,7 +7,7 @@ internal import CShims
 #endif
 
 /// An open file descriptor with exactly one owner; closed when the owner goes away.
-public final class FileDescriptor: @unchecked Sendable {
+public final class FileDescriptor: Sendable {
     /// The raw descriptor, valid for the lifetime of this object.
     public let rawValue: Int32
     /// The path it was opened with, for error messages.

@@ -1,7 +1,7 @@
 internal import CLzma
 
 /// A streaming LZMA decoder (liblzma) for one `.xz` or `.lzma` stream, its memory capped.
-public final class LzmaDecoder: StreamDecoder, @unchecked Sendable {
+public final class LzmaDecoder: StreamDecoder {
     /// Which container the stream carries.
     public enum Container: Sendable {
         /// `.xz` only.

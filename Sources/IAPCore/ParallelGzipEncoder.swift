@@ -5,7 +5,10 @@ import Dispatch
 /// concatenated members is standard gzip (RFC 1952 §2.2; `gzip -t`, bsdtar, cpio and zlib read it).
 /// Blocks that are already compressed (images, audio, video) are stored instead of squeezed.
 /// The output depends only on the input, the level and the block size, never on timing.
-public final class ParallelGzipEncoder: @unchecked Sendable {
+public final class ParallelGzipEncoder {
+    /// One block in flight. `@unchecked Sendable`: the writing thread fills `input` and `count`
+    /// before handing the job to a worker; the worker writes `output` and `outputCount` before
+    /// `done.signal()`; the writing thread reads them only after `done.wait()`.
     private final class Job: @unchecked Sendable {
         let input: UnsafeMutableRawBufferPointer
         var count = 0
@@ -64,7 +67,8 @@ public final class ParallelGzipEncoder: @unchecked Sendable {
         var offset = 0
         while offset < bytes.count {
             let take = min(blockSize - current.count, bytes.count - offset)
-            (current.input.baseAddress! + current.count).copyMemory(from: bytes.baseAddress! + offset, byteCount: take)
+            UnsafeMutableRawBufferPointer(rebasing: current.input[current.count..<current.count + take])
+                .copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + take]))
             current.count += take
             offset += take
             totalIn += UInt64(take)
@@ -112,6 +116,8 @@ public final class ParallelGzipEncoder: @unchecked Sendable {
 
 /// libdeflate compressors shared by the worker threads, each used by one thread at a time,
 /// kept per level: the encoder's level, 1 for the incompressibility probe, 0 to store.
+/// `@unchecked Sendable`: `free` is read and written only while holding `lock` (a semaphore of 1),
+/// and a compressor taken from it belongs to one thread until it is put back under that lock.
 final class CompressorPool: @unchecked Sendable {
     let level: Int32
     private var free: [Int32: [BlockCompressor]] = [:]

@@ -4,8 +4,12 @@ import Dispatch
 /// a few chunks ahead of the consumer: reading and hashing overlap with whatever the consumer
 /// does with the bytes (inflating, parsing). Memory: `depth` chunks. Dropping the reader early
 /// stops the thread.
-public final class ReadAheadReader: @unchecked Sendable {
+public final class ReadAheadReader {
     /// What the reader and its thread share; the thread never holds the reader itself.
+    /// `@unchecked Sendable`: the semaphores `free`, `filled` and `stopped` order every access to
+    /// the mutable parts (`counts`, the buffers, `failure`, `cancelled`, the hasher): a slot is
+    /// written before `filled.signal()` and read after `filled.wait()`, `cancelled` is set before
+    /// `free.signal()` and read after `free.wait()`.
     private final class Channel: @unchecked Sendable {
         let file: FileDescriptor
         let start: UInt64

@@ -5,6 +5,10 @@ internal import COpenSSL
 #endif
 
 /// One X.509 certificate parsed by libcrypto; owns its `X509` handle.
+///
+/// `@unchecked Sendable` with no lock of its own: the `X509` handle is never changed after `init`,
+/// and libcrypto's read-only calls on a certificate are safe from several threads (OpenSSL's
+/// thread-safety rules); only `OpaquePointer` keeps the compiler from proving it.
 public final class X509Certificate: @unchecked Sendable {
     let handle: OpaquePointer
     /// The certificate's DER bytes, exactly as given.

@@ -25,7 +25,7 @@ public typealias ZlibError = DecompressionError
 let zlibChunkSize = 256 * 1024
 
 /// A streaming deflate compressor.
-public final class Deflater: @unchecked Sendable {
+public final class Deflater {
     private var stream = z_stream()
     private var output: UnsafeMutablePointer<UInt8>
     public private(set) var totalIn: UInt64 = 0
@@ -86,7 +86,7 @@ public final class Deflater: @unchecked Sendable {
 }
 
 /// A streaming inflater that reports exactly where its stream ended.
-public final class Inflater: StreamDecoder, @unchecked Sendable {
+public final class Inflater: StreamDecoder {
     private var stream = z_stream()
     private var output: UnsafeMutablePointer<UInt8>
     /// True once the compressed stream's end marker (and trailer) has been read.

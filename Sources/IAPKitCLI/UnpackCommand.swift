@@ -94,7 +94,7 @@ struct UnpackCommand: ParsableCommand {
                     for finding in findings { console.err(FindingText.line(finding, path: path, console: console)) }
                 }
                 console.err(console.styled("iapkg: error: ", "1;31") + error.description)
-                if failure == nil || error.exitStatus > failure!.exitStatus { failure = error }
+                if failure.map({ error.exitStatus > $0.exitStatus }) ?? true { failure = error }
             }
         }
         if json { console.out(try JSONOutput.encode(Document(root: into, results: results))) }

@@ -35,11 +35,12 @@ public final class StrictXMLParser {
         guard fed <= session.limits.maxBytes else {
             throw XMLError(.limit, "document is larger than the \(session.limits.maxBytes) bytes allowed")
         }
+        guard let base = bytes.baseAddress else { return }
         var offset = 0
         let chunk = 1 << 20
         while offset < bytes.count {
             let count = min(chunk, bytes.count - offset)
-            try parseChunk(bytes.baseAddress! + offset, count: count, last: false)
+            try parseChunk(base + offset, count: count, last: false)
             offset += count
         }
     }

@@ -1,5 +1,5 @@
 /// A small in-memory element tree, for documents of bounded size (plists, Distribution, PackageInfo).
-public final class XMLElement: @unchecked Sendable {
+public final class XMLElement {
     public let name: String
     public let attributes: [XMLAttribute]
     /// 1-based line where the element starts.

@@ -135,7 +135,7 @@ public final class XarDataStream {
                     let n = min(buffer.count, storedCount - storedPosition)
                     let piece = UnsafeRawBufferPointer(rebasing: storedBuffer[storedPosition..<(storedPosition + n)])
                     try check(piece)
-                    buffer.baseAddress!.copyMemory(from: piece.baseAddress!, byteCount: n)
+                    UnsafeMutableRawBufferPointer(rebasing: buffer[0..<n]).copyMemory(from: piece)
                     storedPosition += n
                     return n
                 }

@@ -1,90 +1,68 @@
-import IAPCore
+import FuzzTargets
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-// iapkg-fuzz: mutated packages through the reader, the validator and the inspector, in forked children.
+// iapkg-fuzz TARGET [ARGUMENTS...]: the libFuzzer targets of iapkg (FuzzTargets), one binary for all.
+// Built by `.ci/fuzz` with -sanitize=fuzzer,address -DFUZZING, ARGUMENTS are libFuzzer's (flags,
+// corpus folders). Built plainly, ARGUMENTS are files or folders of inputs to replay once each.
 
-let options: FuzzOptions
-do {
-    options = try FuzzOptions.parse(Array(CommandLine.arguments.dropFirst()))
-} catch {
-    if !error.description.isEmpty { printError("iapkg-fuzz: \(error.description)\n") }
-    printError(FuzzOptions.usage + "\n")
-    exit(error.description.isEmpty ? 0 : 64)
+/// Writes `text` to standard error.
+func printError(_ text: String) {
+    var text = text
+    text.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
 }
 
-if let path = options.reproducePath {
-    // Standard error is unbuffered: every line is out before a crash.
-    let outcome = TargetRunner().run(path) { printError($0) }
-    printError("outcome: \(outcome)")
+/// Prints the usage to standard error and exits with `status`.
+func usage(_ status: Int32) -> Never {
+    let names = FuzzTarget.allCases.map(\.rawValue).joined(separator: ", ")
+    printError("usage: iapkg-fuzz TARGET [libFuzzer flags | files and folders to replay]\ntargets: \(names)\n")
+    exit(status)
+}
+
+let arguments = CommandLine.arguments
+if arguments.count == 2 && ["-h", "--help"].contains(arguments[1]) { usage(0) }
+if arguments.count == 2 && arguments[1] == "--list" {
+    for target in FuzzTarget.allCases { print(target.rawValue, target.dictionaryName) }
     exit(0)
 }
+guard arguments.count >= 2, let target = FuzzTarget(rawValue: arguments[1]) else { usage(64) }
 
-func makeDirectory(_ path: String) {
-    if mkdir(path, 0o755) != 0 && errno != EEXIST {
-        printError("iapkg-fuzz: cannot create \(path) (errno \(errno))\n")
+#if FUZZING
+    /// The target every libFuzzer input goes to (set once, before the driver starts).
+    nonisolated(unsafe) var selected = target
+
+    /// libFuzzer's entry point: one input through the selected target.
+    @_cdecl("LLVMFuzzerTestOneInput")
+    public func testOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+        selected.run(data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? [])
+        return 0
+    }
+
+    /// libFuzzer's driver (compiler-rt FuzzerInterface.h), run with the target name taken out of argv.
+    @_silgen_name("LLVMFuzzerRunDriver")
+    func runDriver(
+        _ argc: UnsafeMutablePointer<CInt>,
+        _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
+        _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
+    ) -> CInt
+
+    var driverArguments: [UnsafeMutablePointer<CChar>?] = [CommandLine.unsafeArgv[0]]
+    for index in 2..<Int(CommandLine.argc) { driverArguments.append(CommandLine.unsafeArgv[index]) }
+    driverArguments.append(nil)
+    var count = CInt(driverArguments.count - 1)
+    exit(
+        driverArguments.withUnsafeMutableBufferPointer { buffer in
+            var base = buffer.baseAddress!
+            return runDriver(&count, &base) { testOneInput($0, $1) }
+        })
+#else
+    do {
+        let count = try Replay.run(target, paths: Array(arguments.dropFirst(2))) { print($0) }
+        print("\(target.rawValue): \(count) inputs ran, none crashed")
+    } catch {
+        printError("iapkg-fuzz: \(error)\n")
         exit(2)
     }
-}
-
-makeDirectory(options.outputDirectory)
-var template = Array(((access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp") + "/iapkg-fuzz-XXXXXX").utf8CString)
-guard let made = mkdtemp(&template) else {
-    printError("iapkg-fuzz: cannot create a scratch folder\n")
-    exit(2)
-}
-let scratch = String(cString: made)
-defer { _ = SeedCorpus.run(["/bin/rm", "-rf", scratch]) }
-
-let seeds: [Seed]
-do {
-    seeds = try SeedCorpus.build(in: scratch)
-} catch {
-    printError("iapkg-fuzz: \(error)\n")
-    _ = SeedCorpus.run(["/bin/rm", "-rf", scratch])
-    exit(2)
-}
-makeDirectory(options.outputDirectory + "/seeds")
-for seed in seeds { _ = Supervisor.write(seed.bytes, to: "\(options.outputDirectory)/seeds/\(seed.name).pkg") }
-if options.seedsOnly {
-    print("wrote \(seeds.count) seeds into \(options.outputDirectory)/seeds")
-    _ = SeedCorpus.run(["/bin/rm", "-rf", scratch])
-    exit(0)
-}
-
-if let count = options.listValid {
-    let generator = InputGenerator(seeds: seeds, runSeed: options.seed)
-    let runner = TargetRunner()
-    let path = scratch + "/list-valid.pkg"
-    for index in 0..<count {
-        let input = generator.generate(index)
-        guard Supervisor.write(input.bytes, to: path) else { exit(2) }
-        if runner.run(path) == .valid {
-            print("\(index)\t\(input.mutator.name)\t\(input.seedName)\t\(input.description)")
-            _ = Supervisor.write(input.bytes, to: "\(options.outputDirectory)/valid-seed\(options.seed)-\(index).pkg")
-        }
-    }
-    _ = SeedCorpus.run(["/bin/rm", "-rf", scratch])
-    exit(0)
-}
-
-guard let counters = SharedCounters() else {
-    printError("iapkg-fuzz: cannot map shared memory\n")
-    exit(2)
-}
-let supervisor = Supervisor(
-    options: options, generator: InputGenerator(seeds: seeds, runSeed: options.seed),
-    counters: counters, scratchDirectory: scratch)
-let clock = Stopwatch()
-supervisor.runAll { done, seconds in
-    printError("iapkg-fuzz: \(done) inputs in \(Int(seconds)) s\n")
-}
-let report = FuzzReport.render(
-    options: options, seeds: seeds, counters: counters, findings: supervisor.findings,
-    seconds: clock.seconds, children: supervisor.children)
-print(report, terminator: "")
-_ = Supervisor.write(Array(report.utf8), to: "\(options.outputDirectory)/report-seed\(options.seed).txt")
-_ = SeedCorpus.run(["/bin/rm", "-rf", scratch])
-exit(supervisor.findings.isEmpty ? 0 : 1)
+#endif

@@ -1,5 +1,5 @@
 /// Counts content bytes written and reports them.
-final class Progress: @unchecked Sendable {
+final class Progress {
     let total: UInt64
     private(set) var done: UInt64 = 0
     private let report: (@Sendable (UInt64, UInt64) -> Void)?

@@ -170,7 +170,7 @@ public enum PackageInspector {
     /// A stored path without its "./" (cheap: no splitting), nil for the root itself.
     private static func contentPath(_ stored: String) -> String? {
         if stored == "." || stored.isEmpty { return nil }
-        return stored.hasPrefix("./") ? String(stored.utf8.dropFirst(2))! : stored
+        return stored.hasPrefix("./") ? String(Substring(stored.utf8.dropFirst(2))) : stored
     }
 
     private static func file(from entry: BomEntry) -> InspectReport.File? {

@@ -60,9 +60,9 @@ public enum Unpacker {
         let installed = product.folder.status(version) != nil
         // A lower version not installed yet is refused before anything is written; one already
         // there is compared first, so re-running the same unpack stays a no-op.
-        if downgrade && !options.allowDowngrade && !installed {
+        if downgrade && !options.allowDowngrade && !installed, let current {
             throw IAPKitError.refused(
-                "\(package): version \(version) is lower than the current \(current!.text) of \(info.productIdentifier); pass --allow-downgrade to install it anyway"
+                "\(package): version \(version) is lower than the current \(current.text) of \(info.productIdentifier); pass --allow-downgrade to install it anyway"
             )
         }
         let unpackedBytes = outcome.entries.reduce(UInt64(0)) { $0 &+ ($1.kind == .file ? $1.size : 0) }

@@ -143,6 +143,7 @@ public struct VersionStore {
 
 /// Which products threads of this process hold: one thread per product at a time (`flock` alone
 /// would also serialise them, but a waiting thread should wait here, not in the kernel).
+/// `@unchecked Sendable`: `held` is read and written only under `lock`.
 final class ProductLocks: @unchecked Sendable {
     static let shared = ProductLocks()
     private let lock = ConditionLock()

@@ -39,8 +39,7 @@ public enum VersionStoreCommands {
                 }.sorted()
                 var listed: [StoreListing.Version] = []
                 for version in versions {
-                    guard let handle = try? folder.openDirectory(version.text) else { continue }  // removed meanwhile
-                    let (files, bytes) = try measure(handle)
+                    guard let (files, bytes) = try measureUnlessRemoved(folder, version.text) else { continue }
                     listed.append(
                         .init(version: version.text, files: files, bytes: bytes, current: version.text == current))
                 }
@@ -75,6 +74,20 @@ public enum VersionStoreCommands {
             if previous != version { try product.activate(version) } else { try product.reconcilePointer() }
             return previous
         }
+    }
+
+    /// Files and bytes of version `name`, or nil when it was removed while being measured (`--keep`
+    /// renames it out of sight, then deletes it, so its subfolders vanish under the walk: ENOENT).
+    /// Measured again once if it is still there (`--force` exchanged it for new content meanwhile).
+    private static func measureUnlessRemoved(_ product: DirectoryHandle, _ name: String) throws -> (Int, UInt64)? {
+        for _ in 0..<2 {
+            do {
+                return try measure(try product.openDirectory(name))
+            } catch let error as SystemError where error.code == ENOENT {
+                continue
+            }
+        }
+        return nil
     }
 
     /// Files and bytes of content below `folder` (the store's manifest and hidden names at the top left out).

@@ -7,7 +7,7 @@ import IAPCore
 /// A report is written first as a hidden `.NAME.report.json.pending`, the package is moved, then
 /// the report is renamed to `NAME.report.json`; `recoverReports` finishes or drops what a kill
 /// between those steps left. Names never clash: `NAME-1.pkg`, `NAME-2.pkg`… when one is taken.
-final class IncomingFolder: @unchecked Sendable {
+final class IncomingFolder: Sendable {
     static let processingName = ".processing"
     static let acceptedName = "accepted"
     static let rejectedName = "rejected"

@@ -6,6 +6,10 @@ import IAPCore
 /// (idempotent: identical content is "already installed"), and committed by the rename into
 /// `accepted/` or `rejected/`. After a kill at any moment, the next start handles again what
 /// `.processing/` holds and finishes half-moved reports, so every package ends in exactly one place.
+///
+/// `@unchecked Sendable`: the work queue and the counters (`queue`, `queued`, `stopping`,
+/// `running`) are read and written only under `lock`; `youngerSeen` only on the thread that calls
+/// `run`; everything else is immutable.
 public final class Server: @unchecked Sendable {
     /// Renders the report kept beside a handled package.
     public typealias ReportRenderer = @Sendable (ServeReportInput) -> [UInt8]

@@ -1,0 +1,44 @@
+/// One parser of untrusted bytes, as libFuzzer drives it: `run` takes any bytes and must return
+/// (errors and findings are the expected outcome); a trap, a sanitizer report, a hang or unbounded
+/// memory is a finding.
+public enum FuzzTarget: String, CaseIterable, Sendable {
+    /// The xar header and TOC: `XarArchive.open` (a raw xar, or TOC XML wrapped into a valid container).
+    case xar
+    /// The heap data streams: one entry decoded (stored, zlib, bzip2, lzma, xz) with both checksums.
+    case xarData = "xar-data"
+    /// ContentInfo.plist (XML or binary property list) through `ContentInfo.read`, as validate reads it.
+    case contentInfo = "contentinfo"
+    /// A product archive's Distribution and PackageInfo documents.
+    case productDocuments = "product-documents"
+    /// A component's Bom (BOMStore).
+    case bom
+    /// A component's Payload: gzip, bzip2 or xz, then cpio (raw cpio is gzip'd first).
+    case payload
+    /// A whole package through `PackageValidator.validate` and `PackageInspector.inspect`.
+    case validate
+
+    /// Runs one input through the target.
+    public func run(_ bytes: [UInt8]) {
+        switch self {
+        case .xar: XarTargets.openArchive(bytes)
+        case .xarData: XarTargets.readEntryData(bytes)
+        case .contentInfo: DocumentTargets.readContentInfo(bytes)
+        case .productDocuments: DocumentTargets.readProductDocuments(bytes)
+        case .bom: ComponentTargets.readBom(bytes)
+        case .payload: ComponentTargets.readPayload(bytes)
+        case .validate: PackageTargets.validate(bytes)
+        }
+    }
+
+    /// The libFuzzer dictionary (`-dict=`) that suits the target, by file name in
+    /// Tests/FuzzTargetsTests/Dictionaries: the format's element names, markers and magics.
+    public var dictionaryName: String {
+        switch self {
+        case .xar, .xarData, .validate: "xar-toc.dict"
+        case .contentInfo: "plist.dict"
+        case .productDocuments: "product-documents.dict"
+        case .bom: "bom.dict"
+        case .payload: "payload.dict"
+        }
+    }
+}

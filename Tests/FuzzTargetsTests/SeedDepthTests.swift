@@ -1,0 +1,94 @@
+import BomKit
+import IAPCore
+import IAPKit
+import PayloadKit
+import Testing
+import XarKit
+
+@testable import FuzzTargets
+
+/// The seeds reach past the first gates of their parsers, so that the fuzzer starts deep: each
+/// package opens (raw or TOC XML wrapped by `XarContainer`), each entry of `xar-data` decodes,
+/// each Payload lists its entries, each Bom and ContentInfo reads.
+@Suite struct SeedDepthTests {
+    static func seeds(_ target: FuzzTarget) throws -> [(name: String, bytes: [UInt8])] {
+        try SeedReplayTests.inputs("Corpus", target).map {
+            (String($0.split(separator: "/").last!), try Replay.read($0))
+        }
+    }
+
+    @Test(arguments: [FuzzTarget.xar, .validate])
+    func everyPackageSeedOpens(_ target: FuzzTarget) throws {
+        for seed in try Self.seeds(target) {
+            let path = ScratchFile.write(XarContainer.package(from: seed.bytes))
+            let archive = try XarArchive.open(path: path)
+            #expect(!archive.toc.files.isEmpty, "\(seed.name)")
+            #expect(!archive.findings.contains { $0.rule == "xar-toc-checksum" }, "\(seed.name)")
+        }
+    }
+
+    @Test func theTOCFormOfAPackageOpensLikeThePackage() throws {
+        let seeds = try Self.seeds(.xar)
+        let tree = try #require(seeds.first { $0.name == "small-tree.pkg" })
+        let toc = try #require(seeds.first { $0.name == "small-tree.toc" })
+        let fromPackage = try XarArchive.open(path: ScratchFile.write(tree.bytes))
+        let packageReport = try PackageValidator.validate(fromPackage.path)
+        let fromTOC = try XarArchive.open(path: ScratchFile.write(XarContainer.package(from: toc.bytes)))
+        #expect(fromTOC.toc.files.map(\.path) == fromPackage.toc.files.map(\.path))
+        #expect(fromTOC.verifyAllData().isEmpty)
+        #expect(packageReport.valid)
+        #expect(try PackageValidator.validate(fromTOC.path).valid)
+    }
+
+    @Test func everyEntryDataSeedDecodesOrFailsAsItsControlByteSays() throws {
+        for seed in try Self.seeds(.xarData) {
+            let entry = EntryDataInput(seed.bytes)
+            let path = ScratchFile.write(XarContainer.wrap(toc: entry.toc, heap: entry.stored))
+            let archive = try XarArchive.open(path: path)
+            #expect(
+                !archive.findings.contains {
+                    $0.severity == .error && !["xar-checksum-missing", "xar-encoding"].contains($0.rule)
+                }, "\(seed.name)")
+            let file = try #require(archive.toc.files.first)
+            if seed.bytes[0] & 0x60 != 0 {
+                // A wrong extracted checksum or a wrong declared size.
+                #expect(!archive.verifyAllData().isEmpty, "\(seed.name)")
+            } else {
+                let bytes = try archive.readAll(file, maxBytes: 1 << 20)
+                #expect(bytes.count == (seed.bytes[0] & 7 == 7 ? 64 : 660), "\(seed.name)")
+                #expect(archive.verifyAllData().isEmpty, "\(seed.name)")
+            }
+        }
+    }
+
+    @Test func everyPayloadSeedListsItsEntries() throws {
+        for seed in try Self.seeds(.payload) {
+            var bytes = seed.bytes
+            if seed.name.hasSuffix(".cpio") { bytes = try Deflater.compress(bytes, format: .gzip) }
+            var position = 0
+            let reader = try PayloadReader(maxDecodedBytes: 1 << 20) { buffer in
+                let count = min(buffer.count, bytes.count - position)
+                bytes.withUnsafeBytes {
+                    buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[position..<position + count]))
+                }
+                position += count
+                return count
+            }
+            // GNU cpio's newc-crc gives symlinks a check field of 0, which PayloadReader refuses: count
+            // what was listed before that.
+            var entries = 0
+            while (try? reader.nextEntry()) != nil { entries += 1 }
+            #expect(entries >= 8, "\(seed.name)")
+        }
+    }
+
+    @Test func everyBomAndContentInfoSeedReads() throws {
+        for seed in try Self.seeds(.bom) {
+            #expect(try BomReader.read(seed.bytes).count >= 8, "\(seed.name)")
+        }
+        for seed in try Self.seeds(.contentInfo) {
+            let (info, _) = ContentInfo.read(seed.bytes)
+            #expect(info != nil, "\(seed.name)")
+        }
+    }
+}

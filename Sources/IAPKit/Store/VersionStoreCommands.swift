@@ -83,7 +83,7 @@ public enum VersionStoreCommands {
         for _ in 0..<2 {
             do {
                 return try measure(try product.openDirectory(name))
-            } catch let error as SystemError where error.code == ENOENT {
+            } catch let error as SystemError where error.code == SystemError.Code.noSuchFile {
                 continue
             }
         }

@@ -11,8 +11,8 @@ public enum EntryNameRules {
     /// Why `name` cannot be a path component, or nil if it can.
     public static func problem(with name: String) -> String? { brokenRule(by: name)?.problem }
 
-    /// The rule `name` breaks as a path component (``Rule/entryNameInvalid`` or
-    /// ``Rule/entryComponentLength``) and why, or nil if it breaks none.
+    /// The rule `name` breaks as a path component (`Rule.entryNameInvalid` or
+    /// `Rule.entryComponentLength`) and why, or nil if it breaks none.
     public static func brokenRule(by name: String) -> (rule: Rule, problem: String)? {
         if let problem = characterProblem(with: name) { return (.entryNameInvalid, problem) }
         if name.utf8.count > maxComponentBytes {

@@ -78,3 +78,17 @@ struct XarFixture {
         return header + compressed + editHeap(digest + data)
     }
 }
+
+extension XarFixture {
+    /// The default fixture, changed by `edit`.
+    static func edited(_ edit: (inout XarFixture) -> Void) -> XarFixture {
+        var fixture = XarFixture()
+        edit(&fixture)
+        return fixture
+    }
+
+    /// The default fixture with its TOC text changed by `edit`.
+    static func editingTOC(_ edit: @escaping (String) -> String) -> XarFixture {
+        edited { $0.editTOC = edit }
+    }
+}

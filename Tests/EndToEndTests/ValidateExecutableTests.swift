@@ -1,0 +1,88 @@
+import Foundation
+import IAPCore
+import Testing
+
+/// Executable code in disguise (FORMAT.md §6 "Executable code"), in both shapes: tree packages with
+/// hostile xar entries, product packages with hostile cpio entries.
+@Suite struct ValidateExecutableTests {
+    let scratch = ScratchFolder()
+
+    @Test func machOThinAndUniversal() throws {
+        try Validate.expectError(
+            try scratch.hostileTree("macho", [.file("level.dat", CodeSamples.machOThin)]), "exec-macho",
+            entry: "Contents/level.dat")
+        try Validate.expectError(
+            try scratch.hostileProduct("cpio-fat", [.file("./Contents/music.bin", CodeSamples.machOUniversal)]),
+            "exec-macho-universal", entry: "Contents/music.bin")
+        try Validate.expectError(
+            try scratch.hostileTree("fat", [.file("x", CodeSamples.machOUniversal)]), "exec-macho-universal")
+    }
+
+    @Test func javaClassFilePasses() throws {
+        try Validate.expectClean(try scratch.hostileTree("java", [.file("Main.class", CodeSamples.javaClass)]))
+        try Validate.expectClean(
+            try scratch.hostileProduct("cpio-java", [.file("./Contents/Main.class", CodeSamples.javaClass)]))
+    }
+
+    @Test func elf() throws {
+        try Validate.expectError(
+            try scratch.hostileTree("elf", [.file("libgame.txt", CodeSamples.elf)]), "exec-elf",
+            entry: "Contents/libgame.txt")
+        try Validate.expectError(
+            try scratch.hostileProduct("cpio-elf", [.file("./Contents/a.png", CodeSamples.elf)]), "exec-elf")
+    }
+
+    @Test func peAndPlainMZText() throws {
+        try Validate.expectError(
+            try scratch.hostileTree("pe", [.file("readme2.txt", CodeSamples.pe)]), "exec-pe",
+            entry: "Contents/readme2.txt")
+        try Validate.expectError(
+            try scratch.hostileProduct("cpio-pe", [.file("./Contents/x.dat", CodeSamples.pe)]), "exec-pe")
+        try Validate.expectClean(try scratch.hostileTree("mz", [.file("MZ.txt", CodeSamples.mzText)]))
+        try Validate.expectClean(
+            try scratch.hostileProduct("cpio-mz", [.file("./Contents/MZ.txt", CodeSamples.mzText)]))
+    }
+
+    @Test func peHeaderBeyondTheFirst4KiB() throws {
+        try Validate.expectError(try scratch.hostileTree("farpe", [.file("far.dat", CodeSamples.farPE)]), "exec-pe")
+        try Validate.expectError(
+            try scratch.hostileProduct("cpio-farpe", [.file("./Contents/far.dat", CodeSamples.farPE)]), "exec-pe")
+        let folder = try scratch.contentFolder("farpe-folder")
+        try scratch.write("farpe-folder/Contents/far.dat", Data(CodeSamples.farPE))
+        try Validate.expectError(folder, "exec-pe", entry: "Contents/far.dat")
+    }
+
+    @Test func invalidUTF8InACpioName() throws {
+        var item = CpioItem.file("./Contents/bad", text: "x")
+        item.nameBytes = Array("./Contents/bad".utf8) + [0xFF, 0xFE]
+        try Validate.expectError(try scratch.hostileProduct("cpio-utf8", [item]), "entry-name-invalid")
+    }
+
+    @Test func fileTypedEntryWithALinkTarget() throws {
+        var node = XarNode.file("both", text: "x")
+        node.linkTarget = "../../etc/passwd"
+        try Validate.expectError(try scratch.hostileTree("filelink", [node]), "xar-file-type", entry: "Contents/both")
+    }
+
+    @Test func webAssembly() throws {
+        try Validate.expectError(
+            try scratch.hostileTree("wasm", [.file("a.bin", [0x00, 0x61, 0x73, 0x6D, 0x01, 0x00, 0x00, 0x00])]),
+            "exec-wasm")
+    }
+
+    @Test func bundleNamesAreCode() throws {
+        try Validate.expectError(
+            try scratch.hostileTree("app", [.directory("Game.APP", [.file("Info.plist", text: "x")])]),
+            "exec-bundle-name", entry: "Contents/Game.APP")
+        try Validate.expectError(
+            try scratch.hostileProduct("cpio-dylib", [.file("./Contents/libx.dylib", text: "not really")]),
+            "exec-bundle-name")
+    }
+
+    @Test func scriptsAndLibraryNamesWarn() throws {
+        try Validate.expectWarning(
+            try scratch.hostileTree("script", [.file("run.sh", text: "#!/bin/sh\necho hi\n")]), "exec-script")
+        try Validate.expectWarning(
+            try scratch.hostileTree("so", [.file("libx.so", text: "data")]), "exec-shared-library")
+    }
+}

@@ -42,10 +42,10 @@ let package = Package(
         // The xar container: header, TOC, heap, checksums; a strict reader and a reproducible writer.
         .target(name: "XarKit", dependencies: ["IAPRules", "IAPCore", "XMLKit"]),
         // The BOMStore "bill of materials" of a component package.
-        .target(name: "BomKit", dependencies: ["IAPCore"]),
+        .target(name: "BomKit", dependencies: ["IAPRules", "IAPCore"]),
         // The component Payload: cpio (odc) written through libarchive; read by our own parser,
         // compressed with gzip, bzip2 or xz.
-        .target(name: "PayloadKit", dependencies: ["CLibArchive", "IAPCore"]),
+        .target(name: "PayloadKit", dependencies: ["CLibArchive", "IAPRules", "IAPCore"]),
         // The domain: content folders, ContentInfo, rules, build, inspect, validate, unpack.
         .target(name: "IAPKit", dependencies: ["IAPRules", "IAPCore", "XMLKit", "XarKit", "BomKit", "PayloadKit"]),
         // Commands, options, text/JSON/JUnit rendering, exit codes.

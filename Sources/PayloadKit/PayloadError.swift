@@ -56,6 +56,8 @@ public enum PayloadError: Error, Equatable, Sendable, CustomStringConvertible {
     case unsupportedCpioFormat(String)
     /// An entry whose header is malformed or whose fields cannot be represented.
     case invalidEntry(headerOffset: UInt64, reason: String)
+    /// An entry whose name is not valid UTF-8 (`reason` says so), a name rule rather than a malformed Payload.
+    case invalidEntryName(headerOffset: UInt64, reason: String)
     /// The decoded cpio ends at `offset`, inside the entry whose header starts at `headerOffset`
     /// (nil: where the next header or `TRAILER!!!` should start).
     case cpioEndsEarly(offset: UInt64, headerOffset: UInt64?, path: String?)
@@ -117,7 +119,7 @@ public enum PayloadError: Error, Equatable, Sendable, CustomStringConvertible {
             "the payload has data after the cpio TRAILER!!! entry at decoded byte \(offset)"
         case .unsupportedCpioFormat(let name):
             "the payload holds \(name); only cpio odc, newc and newc-crc payloads are read"
-        case .invalidEntry(let offset, let reason):
+        case .invalidEntry(let offset, let reason), .invalidEntryName(let offset, let reason):
             "the cpio entry at decoded byte \(offset) is invalid: \(reason)"
         case .cpioEndsEarly(let offset, let headerOffset, let path):
             if let headerOffset {

@@ -145,7 +145,9 @@ public final class PayloadReader {
         guard !name.contains(0) else {
             throw invalid("its name holds a NUL byte before its end (namesize \(header.nameSize))")
         }
-        guard let path = String(validating: name, as: UTF8.self) else { throw invalid("its name is not valid UTF-8") }
+        guard let path = String(validating: name, as: UTF8.self) else {
+            throw .invalidEntryName(headerOffset: headerOffset, reason: "its name is not valid UTF-8")
+        }
         return path
     }
 

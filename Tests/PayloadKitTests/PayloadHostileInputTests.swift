@@ -161,7 +161,7 @@ import Testing
         builder.addTrailer()
         #expect(
             Support.firstError(try Support.gzip(builder.bytes))
-                == .invalidEntry(headerOffset: 78, reason: "its name is not valid UTF-8"))
+                == .invalidEntryName(headerOffset: 78, reason: "its name is not valid UTF-8"))
     }
 
     @Test func inputThatIsNotCompressedFails() throws {

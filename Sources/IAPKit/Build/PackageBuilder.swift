@@ -10,14 +10,8 @@ public enum PackageBuilder {
 
     /// Builds `folder`. Throws `IAPKitError.invalid` with every finding when the folder breaks a rule.
     public static func build(folder: String, options: BuildOptions) throws(IAPKitError) -> BuildReport {
-        do {
+        return try translatingErrors {
             return try buildUnchecked(folder: folder, options: options)
-        } catch let error as IAPKitError {
-            throw error
-        } catch let error as SystemError {
-            throw .system(error)
-        } catch {
-            throw .failed("\(error)")
         }
     }
 

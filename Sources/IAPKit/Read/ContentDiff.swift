@@ -78,7 +78,7 @@ struct ContentSnapshot {
     }
 
     static func read(_ path: String) throws(IAPKitError) -> ContentSnapshot {
-        do {
+        return try translatingErrors {
             if try FileStatus.of(path).isDirectory { return try folder(path) }
             let scratch = try TemporaryFolder()
             let report = try Unpacker.unpack(path, into: scratch.path, options: UnpackOptions(activate: false))
@@ -86,12 +86,6 @@ struct ContentSnapshot {
             snapshot.productIdentifier = report.productIdentifier
             snapshot.version = report.version
             return snapshot
-        } catch let error as IAPKitError {
-            throw error
-        } catch let error as SystemError {
-            throw .system(error)
-        } catch {
-            throw .failed("\(error)")
         }
     }
 

@@ -57,10 +57,10 @@ public enum PackageInspector {
         } catch let error as XarError {
             notes += archive.findings.unreported([error.finding()])
         } catch let error as BomError {
-            notes.append(Rule.shapeBom.finding(parts.bom?.path, offset: nil, "the Bom cannot be read: \(error)"))
+            notes.append(error.rule.finding(parts.bom?.path, offset: nil, "the Bom cannot be read: \(error)"))
         } catch let error as PayloadError {
             notes.append(
-                Rule.shapePayload.finding(parts.payload?.path, offset: nil, "the Payload cannot be read: \(error)"))
+                error.rule.finding(parts.payload?.path, offset: nil, "the Payload cannot be read: \(error)"))
         } catch {
             notes.append(Rule.xarData.finding(nil, offset: nil, "\(error)"))
         }

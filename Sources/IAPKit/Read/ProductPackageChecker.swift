@@ -162,24 +162,7 @@ enum ProductPackageChecker {
             content.incomplete = true
             content.findings.append(error.finding(entry: payload.path))
         } catch let error as PayloadError {
-            if case .invalidEntry(let headerOffset, let reason) = error, reason.contains("not valid UTF-8") {
-                content.findings.append(
-                    Rule.entryNameInvalid.finding(
-                        payload.path,
-                        "the Payload entry whose header starts at decoded byte \(headerOffset) is invalid: \(reason); names must be UTF-8 — rename it and rebuild (entries after it were not checked)"
-                    ))
-            } else if case .decompressionBomb = error {
-                content.findings.append(
-                    Rule.sizeDeclaredBomb.finding(
-                        payload.path,
-                        "the Payload decodes to more than its Bom declares (\(error)); a decompression bomb — refuse the package"
-                    ))
-            } else {
-                content.findings.append(
-                    Rule.shapePayload.finding(
-                        payload.path, "the Payload is not a readable compressed cpio archive: \(error)"
-                    ))
-            }
+            content.findings.append(error.rule.finding(payload.path, payloadProblem(error)))
             return
         } catch {
             content.incomplete = true
@@ -236,6 +219,18 @@ enum ProductPackageChecker {
                     entry,
                     "the Bom and the Payload disagree on " + differences.joined(separator: ", ")
                         + "; rebuild the package"))
+        }
+    }
+
+    /// What a Payload that failed to decode is told, by the rule its error breaks.
+    private static func payloadProblem(_ error: PayloadError) -> String {
+        switch error {
+        case .invalidEntryName(let headerOffset, let reason):
+            "the Payload entry whose header starts at decoded byte \(headerOffset) is invalid: \(reason); names must be UTF-8 — rename it and rebuild (entries after it were not checked)"
+        case .decompressionBomb:
+            "the Payload decodes to more than its Bom declares (\(error)); a decompression bomb — refuse the package"
+        default:
+            "the Payload is not a readable compressed cpio archive: \(error)"
         }
     }
 

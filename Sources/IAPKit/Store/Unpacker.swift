@@ -24,20 +24,8 @@ public enum Unpacker {
         _ package: String, into root: String, options: UnpackOptions,
         validation: inout ValidationReport?
     ) throws(IAPKitError) -> UnpackReport {
-        do {
+        return try translatingErrors(path: package) {
             return try unpackUnchecked(package, into: root, options: options, validation: &validation)
-        } catch let error as IAPKitError {
-            throw error
-        } catch let error as SystemError {
-            throw .system(error)
-        } catch let error as XarError {
-            var finding = error.finding()
-            finding.message = error.description
-            throw .invalid(path: package, findings: [finding])
-        } catch let error as PayloadError {
-            throw .invalid(path: package, findings: [Rule.shapePayload.finding(nil, "\(error)")])
-        } catch {
-            throw .failed("\(error)")
         }
     }
 

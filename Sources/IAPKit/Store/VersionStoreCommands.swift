@@ -29,7 +29,7 @@ public enum VersionStoreCommands {
     /// Every product and version in the store at `root`, lowest version first. Takes no lock:
     /// versions appear and disappear only by rename, so nothing half-written is ever seen.
     public static func list(_ root: String) throws(IAPKitError) -> StoreListing {
-        do {
+        return try translatingErrors {
             let store = try VersionStore.open(root, create: false)
             var products: [StoreListing.Product] = []
             for name in try store.products() {
@@ -50,10 +50,6 @@ public enum VersionStoreCommands {
                 products.append(.init(productIdentifier: name, current: current, versions: listed))
             }
             return StoreListing(root: root, products: products)
-        } catch let error as SystemError {
-            throw .system(error)
-        } catch {
-            throw .failed("\(error)")
         }
     }
 
@@ -66,7 +62,7 @@ public enum VersionStoreCommands {
             throw .refused("'\(productIdentifier)' is not a valid product identifier")
         }
         guard ContentVersion(version) != nil else { throw .refused("'\(version)' is not a version") }
-        do {
+        return try translatingErrors {
             let store = try VersionStore.open(root, create: false)
             guard store.root.status(productIdentifier) != nil else {
                 throw IAPKitError.refused("\(root) holds no product \(productIdentifier)")
@@ -81,12 +77,6 @@ public enum VersionStoreCommands {
             let previous = product.folder.readSymlink(VersionStore.currentName)
             if previous != version { try product.activate(version) } else { try product.reconcilePointer() }
             return previous
-        } catch let error as IAPKitError {
-            throw error
-        } catch let error as SystemError {
-            throw .system(error)
-        } catch {
-            throw .failed("\(error)")
         }
     }
 

@@ -38,27 +38,15 @@ public final class Server: @unchecked Sendable {
         self.options = options
         self.render = render
         self.sink = sink
-        do {
-            incoming = try IncomingFolder(options.incoming)
-            _ = try VersionStore.open(options.root, create: true)
-        } catch let error as SystemError {
-            throw .system(error)
-        } catch {
-            throw .failed("\(error)")
-        }
+        incoming = try translatingErrors { try IncomingFolder(options.incoming) }
+        _ = try translatingErrors { try VersionStore.open(options.root, create: true) }
     }
 
     /// Runs until `stop` is signalled: recovers what a killed run left, takes what arrived while
     /// down, then what arrives. Returns once every job in hand is finished.
     public func run(stop: StopSignals) throws(IAPKitError) {
-        do {
+        try translatingErrors {
             try runUnchecked(stop: stop)
-        } catch let error as IAPKitError {
-            throw error
-        } catch let error as SystemError {
-            throw .system(error)
-        } catch {
-            throw .failed("\(error)")
         }
     }
 

@@ -17,7 +17,7 @@ enum ScratchFile {
     static func write(_ bytes: [UInt8]) -> String {
         let file = threadFile()
         do {
-            guard ftruncate(file.rawValue, 0) == 0 else { throw SystemError("ftruncate", path: file.path) }
+            try file.truncate(to: 0)
             try file.write(bytes, at: 0)
         } catch {
             preconditionFailure("cannot write the fuzzer's scratch file: \(error)")

@@ -114,6 +114,11 @@ public final class FileDescriptor: Sendable {
         }
     }
 
+    /// Cuts the file to `length` bytes (or extends it with zeros).
+    public func truncate(to length: UInt64) throws(SystemError) {
+        guard ftruncate(rawValue, off_t(length)) == 0 else { throw SystemError("truncate", path: path) }
+    }
+
     /// Moves the current position to `offset`.
     public func seek(to offset: UInt64) throws {
         guard lseek(rawValue, off_t(offset), SEEK_SET) >= 0 else { throw SystemError("seek", path: path) }

@@ -21,8 +21,11 @@ extension XarWriter {
             data = try writeData(encoding: encoding, body: body)
         } catch {
             // Drop the partial bytes so the next entry starts where the heap really ends.
-            let end = off_t(heapFileOffset + heapLength)
-            if ftruncate(heap.rawValue, end) != 0 || lseek(heap.rawValue, end, SEEK_SET) < 0 {
+            let end = heapFileOffset + heapLength
+            do {
+                try heap.truncate(to: end)
+                try heap.seek(to: end)
+            } catch {
                 finished = true
             }
             throw error

@@ -67,7 +67,7 @@ extension XarWriter {
         let temporary = try Self.temporaryHeap(in: folder.isEmpty ? "." : folder)
         try xarIO("moving the heap of \(output.path)") {
             try temporary.append(from: output, offset: heapFileOffset, count: heapLength)
-            guard ftruncate(output.rawValue, 0) == 0 else { throw SystemError("truncate", path: output.path) }
+            try output.truncate(to: 0)
             try output.seek(to: 0)
         }
         heap = temporary

@@ -79,15 +79,13 @@ public final class XarWriter {
     }
 
     static func temporaryHeap(in temporaryDirectory: String) throws(XarError) -> FileDescriptor {
-        var template = Array((temporaryDirectory + "/.xar-heap-XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        template.removeLast()
-        guard fd >= 0 else {
-            throw XarError.io(SystemError("mkstemp", path: temporaryDirectory), "creating the heap file")
+        do {
+            let heap = try FileSystem.makeTemporaryFile(in: temporaryDirectory, prefix: ".xar-heap-")
+            _ = FileSystem.remove(heap.path)
+            return heap
+        } catch {
+            throw XarError.io(error, "creating the heap file")
         }
-        let path = String(decoding: template.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        unlink(path)
-        return FileDescriptor(owning: fd, path: path)
     }
 
     // MARK: - Adding entries

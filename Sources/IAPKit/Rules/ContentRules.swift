@@ -5,7 +5,7 @@ import IAPRules
 /// whichever source the entries came from. Build, validate and unpack all call this one engine.
 public enum ContentRules {
     /// The default cap on unpacked bytes: Apple's 2 GiB, since a device must store what it unpacks.
-    public static let defaultMaxUnpackedBytes: UInt64 = 2_147_483_648
+    public static let defaultMaxUnpackedBytes = Limits.unpackedBytes
 
     /// Every finding for `entries`. The content root itself (no components) may be among them.
     /// Files (and hard links, unpacked as copies) adding up to more than `maxUnpackedBytes` are an error.

@@ -1,9 +1,5 @@
 import IAPCore
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// What a version store holds, for `iapkg list`.
 public struct StoreListing: Codable, Sendable {
     public struct Version: Codable, Sendable {

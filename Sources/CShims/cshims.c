@@ -70,3 +70,10 @@ int iap_install_stop_pipe(int fd) {
     sigaddset(&set, SIGINT);
     return pthread_sigmask(SIG_UNBLOCK, &set, NULL);
 }
+
+#include <malloc.h>
+
+size_t iap_heap_bytes_in_use(void) {
+    struct mallinfo2 info = mallinfo2();
+    return info.uordblks + info.hblkhd;
+}

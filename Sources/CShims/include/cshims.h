@@ -26,3 +26,6 @@ int iap_rename_noreplace(int olddirfd, const char *oldpath, int newdirfd, const 
 /// Installs SIGTERM and SIGINT handlers that write one byte to `fd` (a self-pipe) and nothing else,
 /// and unblocks both in the calling thread.
 int iap_install_stop_pipe(int fd);
+
+/// Heap bytes in use, over every malloc arena (mallinfo2: uordblks + hblkhd).
+size_t iap_heap_bytes_in_use(void);

@@ -46,8 +46,7 @@ struct BuildCommand: ParsableCommand {
     @Option(help: "Compression level, 1 (fastest) to 12 (smallest); 7 is as small as zlib's 6.")
     var level: Int32 = 7
 
-    @Flag(help: "Print the result as JSON on stdout.")
-    var json = false
+    @OptionGroup var outputOptions: OutputOptions
 
     func validate() throws {
         guard (1...12).contains(level) else { throw ValidationError("--level must be from 1 to 12") }
@@ -55,7 +54,7 @@ struct BuildCommand: ParsableCommand {
     }
 
     func run() throws {
-        try perform(execute)
+        try outputOptions.apply { try perform(execute) }
     }
 
     private func execute() throws {
@@ -68,7 +67,8 @@ struct BuildCommand: ParsableCommand {
                 }
                 epoch = value
             }
-            let bar = ProgressBar(console: console, enabled: console.errIsTerminal && !json)
+            let bar = ProgressBar(
+                console: console, enabled: console.errIsTerminal && !outputOptions.json && !console.quiet)
             let update: @Sendable (UInt64, UInt64) -> Void = { @Sendable done, total in
                 bar.update(done: done, total: total)
             }
@@ -78,17 +78,19 @@ struct BuildCommand: ParsableCommand {
                 progress: progress)
             let report = try PackageBuilder.build(folder: directory, options: options)
             bar.finish()
-            for warning in report.warnings { console.err(FindingText.line(warning, path: directory, console: console)) }
-            if json {
+            for warning in report.warnings {
+                console.note(FindingText.line(warning, path: directory, console: console))
+            }
+            if outputOptions.json {
                 console.out(try JSONOutput.encode(report))
             } else {
-                console.err(
+                console.note(
                     "Built \(report.output): \(report.productIdentifier) \(report.contentVersion), \(report.layout.rawValue) layout, "
                         + "\(report.fileCount) entries, \(ByteCount.text(report.bytesIn)) in, \(ByteCount.text(report.bytesOut)) out, "
                         + String(format: "%.2f s", report.seconds))
                 if !report.excluded.isEmpty {
                     let shown = report.excluded.prefix(5).joined(separator: ", ")
-                    console.err(
+                    console.note(
                         "Left out \(report.excluded.count) clutter entr\(report.excluded.count == 1 ? "y" : "ies"): \(shown)\(report.excluded.count > 5 ? ", …" : "")"
                     )
                 }

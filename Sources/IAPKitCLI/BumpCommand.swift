@@ -29,8 +29,7 @@ struct BumpCommand: ParsableCommand {
     @Option(help: "Set this version; it must be greater than the current one.")
     var to: String?
 
-    @Flag(help: "Print the result as JSON on stdout.")
-    var json = false
+    @OptionGroup var outputOptions: OutputOptions
 
     func validate() throws {
         let chosen = [major, minor, patch, to != nil].filter { $0 }.count
@@ -42,7 +41,7 @@ struct BumpCommand: ParsableCommand {
     }
 
     func run() throws {
-        try perform(execute)
+        try outputOptions.apply { try perform(execute) }
     }
 
     private func execute() throws {
@@ -54,11 +53,11 @@ struct BumpCommand: ParsableCommand {
         }
         let report = try VersionBumper.bump(path, to: target)
         let console = Console.current
-        if json {
+        if outputOptions.json {
             console.out(try JSONOutput.encode(report))
         } else {
             console.out("\(report.from) → \(report.to)")
-            if report.rewrittenAsXML { console.err("\(report.path) was a binary property list; it is now XML") }
+            if report.rewrittenAsXML { console.note("\(report.path) was a binary property list; it is now XML") }
         }
     }
 }

@@ -12,6 +12,10 @@ public struct Console: Sendable {
     public var outIsTerminal: Bool
     /// The process environment.
     public var environment: [String: String]
+    /// When text is coloured (`--color`).
+    public var colorMode = ColorMode.auto
+    /// Only errors on stderr: no progress, warnings or notes (`--quiet`).
+    public var quiet = false
 
     public init(
         writeOut: @escaping @Sendable (String) -> Void, writeErr: @escaping @Sendable (String) -> Void,
@@ -41,16 +45,24 @@ public struct Console: Sendable {
     /// Colour on standard error: only on a terminal, and never when NO_COLOR is set.
     public var useColor: Bool { useColor(on: .err) }
 
-    /// Colour on `stream`: only when that stream is a terminal, and never with NO_COLOR or TERM=dumb.
+    /// Colour on `stream`: as `--color` says; by default only when that stream is a terminal, and
+    /// never with NO_COLOR or TERM=dumb.
     public func useColor(on stream: Stream) -> Bool {
-        (stream == .out ? outIsTerminal : errIsTerminal) && (environment["NO_COLOR"] ?? "").isEmpty
-            && environment["TERM"] != "dumb"
+        switch colorMode {
+        case .always: true
+        case .never: false
+        case .auto:
+            (stream == .out ? outIsTerminal : errIsTerminal) && (environment["NO_COLOR"] ?? "").isEmpty
+                && environment["TERM"] != "dumb"
+        }
     }
 
     /// Prints a line to stdout.
     public func out(_ line: String) { writeOut(line + "\n") }
     /// Prints a line to stderr.
     public func err(_ line: String) { writeErr(line + "\n") }
+    /// Prints a line for people to stderr, unless `--quiet`: a summary, a warning, a note.
+    public func note(_ line: String) { if !quiet { err(line) } }
 
     /// `text` in the ANSI colour `code` when colour is on for the stream it will be written to.
     public func styled(_ text: String, _ code: String, on stream: Stream = .err) -> String {

@@ -20,14 +20,17 @@ struct DiffCommand: ParsableCommand {
     var old: String
     @Argument(help: "The version it updates to.")
     var new: String
-    @Flag(help: "Print a JSON document on stdout.")
-    var json = false
+    @OptionGroup var outputOptions: OutputOptions
 
     func run() throws {
+        try outputOptions.apply { try execute() }
+    }
+
+    private func execute() throws {
         try perform {
             let diff = try ContentDiff.compare(old, new)
             let console = Console.current
-            if json { return console.out(try JSONOutput.encode(diff)) }
+            if outputOptions.json { return console.out(try JSONOutput.encode(diff)) }
             func label(_ side: ContentDiff.Side) -> String {
                 side.path + (side.version.map { " (\(side.productIdentifier ?? "?") \($0))" } ?? "")
             }

@@ -22,19 +22,24 @@ struct InspectCommand: ParsableCommand {
     @Argument(help: "The package to inspect.")
     var package: String
 
-    @Flag(help: "Print a JSON document (schemaVersion 1) on stdout.")
-    var json = false
+    @OptionGroup var outputOptions: OutputOptions
 
     func run() throws {
+        try outputOptions.apply { try execute() }
+    }
+
+    private func execute() throws {
         try perform {
             let report = try PackageInspector.inspect(package)
             let console = Console.current
-            if json {
+            if outputOptions.json {
                 console.out(try JSONOutput.encode(report))
             } else {
                 console.out(InspectText.render(report))
             }
-            for note in report.notes { console.err(FindingText.line(note, path: package, console: console)) }
+            for note in report.notes where note.severity == .error || !console.quiet {
+                console.err(FindingText.line(note, path: package, console: console))
+            }
             if report.notes.contains(where: { $0.severity == .error }) {
                 console.err(
                     "iapkg: error: \(package) could not be read completely; run iapkg validate for every finding")

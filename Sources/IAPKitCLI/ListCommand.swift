@@ -15,18 +15,21 @@ struct ListCommand: ParsableCommand {
     @Argument(help: "The root folder of the version store.")
     var root: String
 
-    @Flag(help: "Print a JSON document on stdout.")
-    var json = false
+    @OptionGroup var outputOptions: OutputOptions
 
     func run() throws {
+        try outputOptions.apply { try execute() }
+    }
+
+    private func execute() throws {
         try perform {
             let listing = try VersionStoreCommands.list(root)
             let console = Console.current
-            if json {
+            if outputOptions.json {
                 console.out(try JSONOutput.encode(listing))
                 return
             }
-            if listing.products.isEmpty { console.err("\(root) holds no products") }
+            if listing.products.isEmpty { console.note("\(root) holds no products") }
             for product in listing.products {
                 console.out("\(product.productIdentifier) (current: \(product.current ?? "none"))")
                 for version in product.versions {

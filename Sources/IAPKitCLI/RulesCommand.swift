@@ -20,8 +20,7 @@ struct RulesCommand: ParsableCommand {
     @Argument(help: "The id of the rule to explain, e.g. xar-toc-checksum-mismatch.")
     var id: String?
 
-    @Flag(help: "Print a JSON document on stdout.")
-    var json = false
+    @OptionGroup var outputOptions: OutputOptions
 
     func validate() throws {
         if let id, Rule.named(id) == nil {
@@ -32,9 +31,13 @@ struct RulesCommand: ParsableCommand {
     }
 
     func run() throws {
+        try outputOptions.apply { try execute() }
+    }
+
+    private func execute() throws {
         let rules = id.flatMap(Rule.named).map { [$0] } ?? Rule.all
         let console = Console.current
-        if json { return console.out(try JSONOutput.encode(RulesDocument(rules: rules))) }
+        if outputOptions.json { return console.out(try JSONOutput.encode(RulesDocument(rules: rules))) }
         if let rule = rules.first, id != nil {
             console.out("\(rule.id) (\(rule.severity.rawValue), \(rule.family.rawValue))")
             console.out(rule.summary)

@@ -46,15 +46,14 @@ struct UnpackCommand: ParsableCommand {
     @Option(help: "Largest unpacked total accepted, in bytes (default 2 GiB).")
     var maxUnpackedSize: UInt64 = ContentRules.defaultMaxUnpackedBytes
 
-    @Flag(help: "Print a JSON document on stdout.")
-    var json = false
+    @OptionGroup var outputOptions: OutputOptions
 
     func validate() throws {
         if let keep, keep < 1 { throw ValidationError("--keep must be at least 1") }
     }
 
     func run() throws {
-        try perform(execute)
+        try outputOptions.apply { try perform(execute) }
     }
 
     private struct Document: Encodable {
@@ -75,9 +74,9 @@ struct UnpackCommand: ParsableCommand {
                 let report = try Unpacker.unpack(package, into: into, options: options)
                 results.append(report)
                 for warning in report.warnings {
-                    console.err(FindingText.line(warning, path: package, console: console))
+                    console.note(FindingText.line(warning, path: package, console: console))
                 }
-                if !json {
+                if !outputOptions.json {
                     let what =
                         switch report.action {
                         case .installed: "installed"
@@ -97,7 +96,7 @@ struct UnpackCommand: ParsableCommand {
                 if failure.map({ error.exitStatus > $0.exitStatus }) ?? true { failure = error }
             }
         }
-        if json { console.out(try JSONOutput.encode(Document(root: into, results: results))) }
+        if outputOptions.json { console.out(try JSONOutput.encode(Document(root: into, results: results))) }
         if let failure { throw ExitCode(failure.exitStatus) }
     }
 }

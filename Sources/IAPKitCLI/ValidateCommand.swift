@@ -38,8 +38,7 @@ struct ValidateCommand: ParsableCommand {
     @Option(help: "Report format: text, json, junit or sarif (SARIF 2.1.0, for code scanning).")
     var format: ValidateFormat = .text
 
-    @Flag(help: "Same as --format json.")
-    var json = false
+    @OptionGroup var outputOptions: OutputOptions
 
     @Flag(help: "Treat warnings as errors.")
     var strict = false
@@ -73,13 +72,13 @@ struct ValidateCommand: ParsableCommand {
             throw ValidationError(
                 "--newer-than '\(newerThan)' is neither a version (1.0, 2.3.1) nor a .pkg or folder path")
         }
-        if json && format != .text && format != .json {
+        if outputOptions.json && format != .text && format != .json {
             throw ValidationError("--json and --format \(format.rawValue) ask for two formats; give one")
         }
     }
 
     func run() throws {
-        try perform(execute)
+        try outputOptions.apply { try perform(execute) }
     }
 
     private func execute() throws {
@@ -99,13 +98,13 @@ struct ValidateCommand: ParsableCommand {
             }
         }
         let output = ValidationOutput(reports: reports, unreadable: unreadable)
-        switch json ? .json : format {
+        switch outputOptions.json ? .json : format {
         case .text: output.writeText(to: console)
         case .json: console.out(try JSONOutput.encode(output.document))
         case .junit: console.out(output.junit())
         case .sarif: console.out(try JSONOutput.encode(output.sarif))
         }
-        if format != .text || json {
+        if format != .text || outputOptions.json {
             for item in unreadable { console.err("iapkg: error: \(item.message)") }
         }
         if console.environment["GITHUB_ACTIONS"] == "true" { output.writeAnnotations(to: console) }

@@ -2,7 +2,7 @@ import IAPCore
 import IAPRules
 
 /// A xar archive opened strictly: header and TOC parsed and checked, data read on demand.
-public final class XarArchive: @unchecked Sendable {
+public final class XarArchive: Sendable {
     /// The path the archive was opened from.
     public let path: String
     /// The archive file's size in bytes.

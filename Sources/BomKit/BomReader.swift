@@ -45,7 +45,7 @@ public enum BomReader {
             } else if let problem = PathName.problem(with: Array(name), maxBytes: limits.maxNameBytes) {
                 throw .badName(block: fileBlock, reason: problem)
             }
-            guard let nameText = String(validating: name, as: UTF8.self) else {
+            guard let nameText = Self.text(name) else {
                 throw .badName(block: fileBlock, reason: "name is not UTF-8")
             }
             if let previous = previousKey {
@@ -103,6 +103,29 @@ public enum BomReader {
                 reason: "\(bigSizes.count - usedBigSizes) entries name no path record")
         }
         return result
+    }
+
+    /// `bytes` as a String if they are UTF-8 (an ASCII name, the common case, is checked in one pass).
+    private static func text(_ bytes: ArraySlice<UInt8>) -> String? {
+        if bytes.allSatisfy({ $0 < 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    /// "parent/name", made in one allocation.
+    private static func joined(_ parent: String, _ name: String) -> String {
+        var parent = parent
+        var name = name
+        return parent.withUTF8 { head in
+            name.withUTF8 { tail in
+                String(unsafeUninitializedCapacity: head.count + 1 + tail.count) { buffer in
+                    _ = buffer.initialize(fromContentsOf: head)
+                    buffer[head.count] = UInt8(ascii: "/")
+                    _ = UnsafeMutableBufferPointer(rebasing: buffer[(head.count + 1)...]).initialize(
+                        fromContentsOf: tail)
+                    return head.count + 1 + tail.count
+                }
+            }
+        }
     }
 
     /// One decoded Paths leaf entry.
@@ -189,7 +212,7 @@ public enum BomReader {
                 guard let parent = indexOfID[nodes[index].parentID], let parentPath = paths[parent] else {
                     throw .parentCycle(id: nodes[index].id)
                 }
-                let path = parentPath + "/" + nodes[index].name
+                let path = Self.joined(parentPath, nodes[index].name)
                 guard nodes[parent].record.kind == .directory else {
                     throw .parentNotDirectory(path: path, parent: parentPath)
                 }

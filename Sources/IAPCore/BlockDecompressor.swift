@@ -19,11 +19,28 @@ public final class BlockDecompressor {
     public func gzipMember(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) -> (
         used: Int, made: Int
     )? {
+        run(libdeflate_gzip_decompress_ex, input, output)
+    }
+
+    /// Decodes the one zlib stream (RFC 1950, Adler-32 checked) that starts `input` into `output`;
+    /// nil as for `gzipMember`, and the caller then streams it with zlib.
+    public func zlibStream(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) -> (
+        used: Int, made: Int
+    )? {
+        run(libdeflate_zlib_decompress_ex, input, output)
+    }
+
+    /// One libdeflate `*_decompress_ex` call; nil unless it succeeded.
+    private func run(
+        _ decompress: (
+            OpaquePointer?, UnsafeRawPointer?, Int, UnsafeMutableRawPointer?, Int, UnsafeMutablePointer<Int>?,
+            UnsafeMutablePointer<Int>?
+        ) -> libdeflate_result,
+        _ input: UnsafeRawBufferPointer, _ output: UnsafeMutableRawBufferPointer
+    ) -> (used: Int, made: Int)? {
         var used = 0
         var made = 0
-        let status = libdeflate_gzip_decompress_ex(
-            handle, input.baseAddress, input.count, output.baseAddress, output.count,
-            &used, &made)
+        let status = decompress(handle, input.baseAddress, input.count, output.baseAddress, output.count, &used, &made)
         return status == LIBDEFLATE_SUCCESS ? (used, made) : nil
     }
 }

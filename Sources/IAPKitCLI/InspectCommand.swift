@@ -62,18 +62,26 @@ enum InspectText {
         if !report.extraKeys.isEmpty { row("extra keys", report.extraKeys.joined(separator: ", ")) }
         row("checksum", report.checksumAlgorithm)
         row("compression", report.compression)
-        let count = { (kind: ContentEntry.Kind) in report.files.filter { $0.type == kind }.count }
+        var counts = (files: 0, folders: 0, links: 0)
+        for file in report.files {
+            switch file.type {
+            case .file: counts.files += 1
+            case .directory: counts.folders += 1
+            case .symlink: counts.links += 1
+            default: break
+            }
+        }
         func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
         row(
             "entries",
-            "\(report.fileCount) (\(plural(count(.file), "file")), \(plural(count(.directory), "folder")), \(plural(count(.symlink), "link")))"
+            "\(report.fileCount) (\(plural(counts.files, "file")), \(plural(counts.folders, "folder")), \(plural(counts.links, "link")))"
         )
         row("package", "\(report.packageSize) bytes")
         row("stored", "\(report.storedSize) bytes")
         row("unpacked", "\(report.unpackedSize) bytes")
         lines += SignatureText.chain(report.signatures ?? [])
         lines.append("")
-        let sizeWidth = max(4, report.files.map { String($0.size).utf8.count }.max() ?? 0)
+        let sizeWidth = max(4, decimalDigits(report.files.reduce(UInt64(0)) { max($0, $1.size) }))
         lines.append("  TYPE  MODE  " + "SIZE".leftPadded(sizeWidth) + "  PATH")
         // One byte buffer for the listing: a package can list a million entries.
         var listing: [UInt8] = []
@@ -83,19 +91,21 @@ enum InspectText {
             if count < width { listing.append(contentsOf: repeatElement(UInt8(ascii: " "), count: width - count)) }
             listing.append(contentsOf: text.utf8)
         }
+        let gap: [UInt8] = [0x20, 0x20]
+        let fileType = Array("  file  ".utf8)
+        let folderType = Array("  dir   ".utf8)
+        let linkType = Array("  link  ".utf8)
         for file in report.files {
-            let type =
-                switch file.type {
-                case .file: "file"
-                case .directory: "dir "
-                case .symlink: "link"
-                default: String(file.type.name.prefix(4))
-                }
-            listing.append(contentsOf: "  \(type)  ".utf8)
+            switch file.type {
+            case .file: listing.append(contentsOf: fileType)
+            case .directory: listing.append(contentsOf: folderType)
+            case .symlink: listing.append(contentsOf: linkType)
+            default: listing.append(contentsOf: "  \(String(file.type.name.prefix(4)))  ".utf8)
+            }
             pad(file.mode, 4)
-            listing.append(contentsOf: "  ".utf8)
-            pad(String(file.size), sizeWidth)
-            listing.append(contentsOf: "  ".utf8)
+            listing.append(contentsOf: gap)
+            appendDecimal(file.size, width: sizeWidth, to: &listing)
+            listing.append(contentsOf: gap)
             listing.append(contentsOf: file.path.utf8)
             if let target = file.linkTarget { listing.append(contentsOf: " -> \(target)".utf8) }
             listing.append(UInt8(ascii: "\n"))
@@ -104,6 +114,32 @@ enum InspectText {
         lines.append(String(decoding: listing, as: UTF8.self))
         return lines.joined(separator: "\n")
     }
+}
+
+/// How many decimal digits `value` has (1 for 0).
+private func decimalDigits(_ value: UInt64) -> Int {
+    var digits = 1
+    var rest = value / 10
+    while rest > 0 {
+        digits += 1
+        rest /= 10
+    }
+    return digits
+}
+
+/// Appends `value` in decimal, right-aligned in `width` columns, without making a String.
+private func appendDecimal(_ value: UInt64, width: Int, to bytes: inout [UInt8]) {
+    let digits = decimalDigits(value)
+    if digits < width { bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: width - digits)) }
+    let end = bytes.count + digits
+    bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: digits))
+    var rest = value
+    var index = end
+    repeat {
+        index -= 1
+        bytes[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+        rest /= 10
+    } while rest > 0
 }
 
 extension String {

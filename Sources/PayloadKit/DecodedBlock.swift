@@ -30,7 +30,15 @@ final class DecodedBlock {
     /// Appends `chunk`, growing the storage; returns false (and appends nothing) past `maximumCapacity`.
     func append(_ chunk: UnsafeRawBufferPointer) -> Bool {
         guard let source = chunk.baseAddress, !chunk.isEmpty else { return true }
-        let needed = count + chunk.count
+        guard reserve(chunk.count) else { return false }
+        (storage + count).copyMemory(from: source, byteCount: chunk.count)
+        count += chunk.count
+        return true
+    }
+
+    /// Makes room for `more` bytes after those held; false (nothing changed) past `maximumCapacity`.
+    func reserve(_ more: Int) -> Bool {
+        let needed = count + more
         guard needed <= Self.maximumCapacity else { return false }
         if needed > capacity {
             var newCapacity = capacity
@@ -41,8 +49,17 @@ final class DecodedBlock {
             storage = grown
             capacity = newCapacity
         }
-        (storage + count).copyMemory(from: source, byteCount: chunk.count)
-        count = needed
         return true
+    }
+
+    /// The room after the bytes held, for a decoder to write into before `commit`.
+    var spare: UnsafeMutableRawBufferPointer {
+        UnsafeMutableRawBufferPointer(start: storage + count, count: capacity - count)
+    }
+
+    /// Keeps `written` bytes that were written at the start of `spare`.
+    func commit(_ written: Int) {
+        precondition(written >= 0 && written <= capacity - count, "commit past the reserved room")
+        count += written
     }
 }

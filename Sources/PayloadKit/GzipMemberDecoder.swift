@@ -23,8 +23,6 @@ final class GzipMemberDecoder {
     private var memberStartOffset: UInt64 = 0
     /// libdeflate, for members that fit in memory whole (iapkg writes 1 MiB members).
     private let whole = BlockDecompressor()
-    private let wholeOutput = UnsafeMutableRawBufferPointer.allocate(
-        byteCount: GzipMemberDecoder.wholeMemberLimit, alignment: 64)
     /// True once the last member ended and the source had nothing more.
     private(set) var isFinished = false
     /// Decoded bytes produced so far.
@@ -41,7 +39,6 @@ final class GzipMemberDecoder {
 
     deinit {
         input.deallocate()
-        wholeOutput.deallocate()
     }
 
     /// Decodes until at least `minimum` bytes were appended to `block` or the last member ended.
@@ -80,14 +77,17 @@ final class GzipMemberDecoder {
     private func decodeWholeMember(into block: DecodedBlock, produced: inout Int) throws(PayloadError) -> Bool {
         try fill(atLeast: Self.inputCapacity)
         let available = window.end - window.start
+        // Decoded straight into the block's room (no copy); kept only once the cap allows it.
         guard available >= 18, input[window.start] == 0x1f, input[window.start + 1] == 0x8b,
+            block.reserve(Self.wholeMemberLimit),
             let (used, made) = whole.gzipMember(
-                UnsafeRawBufferPointer(rebasing: input[window.start..<window.end]), into: wholeOutput)
+                UnsafeRawBufferPointer(rebasing: input[window.start..<window.end]),
+                into: UnsafeMutableRawBufferPointer(rebasing: block.spare[0..<Self.wholeMemberLimit]))
         else { return false }
         guard UInt64(made) <= maxDecodedBytes - decodedBytes else {
             throw .decompressionBomb(limit: maxDecodedBytes, compressedOffset: compressedOffset)
         }
-        guard block.append(UnsafeRawBufferPointer(rebasing: wholeOutput[0..<made])) else { return false }
+        block.commit(made)
         decodedBytes += UInt64(made)
         produced += made
         window.start += used

@@ -75,6 +75,28 @@ public final class PayloadReader {
         }
     }
 
+    /// Hands the current entry's next run of data to `visit` where it was decoded (no copy; valid only
+    /// during the call); returns its length, 0 at the entry's end. Checked as `readData` checks.
+    public func visitData(_ visit: (UnsafeRawBufferPointer) -> Void) throws(PayloadError) -> Int {
+        try guarded { () throws(PayloadError) -> Int in
+            guard var entry = current else { throw .noCurrentEntry }
+            guard entry.remaining > 0 else { return 0 }
+            let crc = format == .newcCRC
+            var sum = entry.sum
+            let count = try cursor.skip(entry.remaining) { bytes in
+                if crc { sum = Self.sum(bytes, from: sum) }
+                visit(bytes)
+            }
+            guard count > 0 else {
+                throw .cpioEndsEarly(offset: cursor.offset, headerOffset: entry.headerOffset, path: entry.path)
+            }
+            entry.sum = sum
+            entry.remaining -= count
+            current = entry
+            return Int(count)
+        }
+    }
+
     /// Reads one header and its name (and a symlink's target); nil at the trailer.
     private func readHeader() throws(PayloadError) -> PayloadEntry? {
         let headerOffset = cursor.offset

@@ -176,6 +176,7 @@ public final class XarArchive: Sendable {
                 rule: nil, "the entry declares \(declared) bytes, more than the \(maxBytes) allowed here",
                 entry: file.path, advice: "stream it with dataStream(for:) instead")
         }
+        if let whole = wholeZlibRead(file, declared: declared) { return whole }
         let stream = try dataStream(for: file)
         // Decoded straight into the array returned (no second copy): Boms run to tens of MB.
         var failure: XarError?

@@ -36,7 +36,8 @@ public enum PackageInspector {
                 report.compression = "gzip"
                 if let bom = parts.bom {
                     let entries = try BomReader.read(try archive.readAll(bom, maxBytes: Limits.bomBytes))
-                    report.files = entries.compactMap(file(from:))
+                    var modes = ModeText()
+                    report.files = entries.compactMap { file(from: $0, modes: &modes) }
                 }
                 if let payload = parts.payload {
                     let head = try contentInfoFromPayloadHead(archive, payload)
@@ -46,7 +47,8 @@ public enum PackageInspector {
             case .tree:
                 let encodings = Set(archive.toc.files.compactMap { $0.data?.encoding.style })
                 report.compression = encodings.map(encodingName).sorted().joined(separator: ", ")
-                report.files = archive.toc.files.compactMap(file(from:))
+                var modes = ModeText()
+                report.files = archive.toc.files.compactMap { file(from: $0, modes: &modes) }
                 if let plist = archive.toc.files.first(where: {
                     ContentEntry.components(of: $0.path) == ["ContentInfo.plist"]
                 }) {
@@ -76,10 +78,7 @@ public enum PackageInspector {
                     "ContentInfo.plist", offset: nil,
                     "the package has no ContentInfo.plist"))
         }
-        // Depth-first, names in byte order ('/' sorts before every other byte); keys made once.
-        let keys = report.files.map { Array($0.path.utf8).map { $0 == UInt8(ascii: "/") ? 0 : $0 } }
-        let order = keys.indices.sorted { keys[$0].lexicographicallyPrecedes(keys[$1]) }
-        report.files = order.map { report.files[$0] }
+        report.files = DepthFirstOrder.sorted(report.files)
         report.fileCount = report.files.count
         report.unpackedSize = report.files.reduce(UInt64(0)) { $0.addingSaturated($1.type == .file ? $1.size : 0) }
         report.notes = notes
@@ -170,10 +169,15 @@ public enum PackageInspector {
     /// A stored path without its "./" (cheap: no splitting), nil for the root itself.
     private static func contentPath(_ stored: String) -> String? {
         if stored == "." || stored.isEmpty { return nil }
-        return stored.hasPrefix("./") ? String(Substring(stored.utf8.dropFirst(2))) : stored
+        var copy = stored
+        let stripped: String? = copy.withUTF8 { bytes in
+            guard bytes.count >= 2, bytes[0] == UInt8(ascii: "."), bytes[1] == UInt8(ascii: "/") else { return nil }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[2...]), as: UTF8.self)
+        }
+        return stripped ?? stored
     }
 
-    private static func file(from entry: BomEntry) -> InspectReport.File? {
+    private static func file(from entry: BomEntry, modes: inout ModeText) -> InspectReport.File? {
         guard let path = contentPath(entry.path) else { return nil }
         let kind: ContentEntry.Kind =
             switch entry.kind {
@@ -184,14 +188,14 @@ public enum PackageInspector {
             }
         return InspectReport.File(
             path: path, type: kind, size: entry.kind == .directory ? 0 : entry.size,
-            mode: String(entry.mode & 0o7777, radix: 8), linkTarget: entry.linkTarget)
+            mode: modes.text(UInt32(entry.mode) & 0o7777), linkTarget: entry.linkTarget)
     }
 
-    private static func file(from entry: XarFile) -> InspectReport.File? {
+    private static func file(from entry: XarFile, modes: inout ModeText) -> InspectReport.File? {
         guard let path = contentPath(entry.path) else { return nil }
         return InspectReport.File(
             path: path, type: ContentEntry.Kind(entry.type),
-            size: entry.data?.size ?? 0, mode: String((entry.mode ?? 0) & 0o7777, radix: 8),
+            size: entry.data?.size ?? 0, mode: modes.text((entry.mode ?? 0) & 0o7777),
             linkTarget: entry.linkTarget)
     }
 }

@@ -82,8 +82,6 @@ enum ProductPackageChecker {
         into content: inout PackageContent
     ) {
         var bom = original
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 64)
-        defer { buffer.deallocate() }
         do {
             let stream = try archive.dataStream(for: payload)
             let reader = try PayloadReader(maxDecodedBytes: cap) { target in try stream.read(into: target) }
@@ -109,14 +107,12 @@ enum ProductPackageChecker {
                 let isPlist = entry.components == ["ContentInfo.plist"]
                 var plist: [UInt8] = []
                 if carriesData {
-                    while true {
-                        let n = try reader.readData(into: buffer)
-                        if n == 0 { break }
-                        let piece = UnsafeRawBufferPointer(rebasing: buffer[0..<n])
+                    // Judged where the decoder left the bytes: no copy of the content.
+                    while try reader.visitData({ piece in
                         sniffer.feed(piece)
                         checksum.update(piece)
                         if isPlist && plist.count <= ContentInfo.maxBytes { plist.append(contentsOf: piece) }
-                    }
+                    }) > 0 {}
                     entry.sniff = sniffer.finish()
                     if isPlist { content.contentInfo = plist }
                 }

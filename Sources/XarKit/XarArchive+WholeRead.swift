@@ -1,0 +1,43 @@
+import IAPCore
+
+extension XarArchive {
+    /// Entries whose stored bytes are at most this long may be read whole and inflated in one call.
+    static let wholeReadMaxStoredBytes: UInt64 = 64 << 20
+
+    /// `file`'s decoded bytes when it is zlib data that reads, inflates (libdeflate, one call) and
+    /// digests cleanly in one go: both checksums present and matching, the stream filling exactly
+    /// its stored length and decoding to exactly its declared size. nil in every other case (a
+    /// missing or unusable checksum, another encoding, any fault at all): the caller then streams
+    /// it through `XarDataStream`, which makes every check again and says what is wrong, so this
+    /// path changes no outcome, only the speed of the common one (a Bom of tens of MB).
+    func wholeZlibRead(_ file: XarFile, declared: UInt64) -> [UInt8]? {
+        guard let data = file.data, data.encoding == .zlib, data.size == declared,
+            data.length > 0, data.length <= Self.wholeReadMaxStoredBytes,
+            let archived = data.archivedChecksum, let archivedAlgorithm = archived.algorithm,
+            archived.digest.count == archivedAlgorithm.byteCount,
+            let extracted = data.extractedChecksum, let extractedAlgorithm = extracted.algorithm,
+            extracted.digest.count == extractedAlgorithm.byteCount
+        else { return nil }
+        let checker = HeapChecker(header: header, fileSize: fileSize, toc: toc, limits: limits)
+        guard let range = checker.absoluteRange(offset: data.offset, count: data.length) else { return nil }
+        let stored = UnsafeMutableRawBufferPointer.allocate(byteCount: Int(data.length), alignment: 16)
+        defer { stored.deallocate() }
+        guard (try? descriptor.read(into: stored, at: range.lowerBound)) == Int(data.length) else { return nil }
+        let archivedHasher = DigestHasher(archivedAlgorithm)
+        archivedHasher.update(UnsafeRawBufferPointer(stored))
+        guard archivedHasher.finish() == archived.digest else { return nil }
+        // One byte of room past the declared size: a stream that fills it decodes to too much.
+        var made = -1
+        let bytes = [UInt8](unsafeUninitializedCapacity: Int(declared) + 1) { buffer, count in
+            let step = BlockDecompressor().zlibStream(
+                UnsafeRawBufferPointer(stored), into: UnsafeMutableRawBufferPointer(buffer))
+            if let step, step.used == stored.count { made = step.made }
+            count = max(0, made)
+        }
+        guard made == Int(declared) else { return nil }
+        let extractedHasher = DigestHasher(extractedAlgorithm)
+        extractedHasher.update(bytes)
+        guard extractedHasher.finish() == extracted.digest else { return nil }
+        return bytes
+    }
+}

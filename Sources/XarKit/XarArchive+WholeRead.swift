@@ -18,11 +18,13 @@ extension XarArchive {
             let extracted = data.extractedChecksum, let extractedAlgorithm = extracted.algorithm,
             extracted.digest.count == extractedAlgorithm.byteCount
         else { return nil }
-        let checker = HeapChecker(header: header, fileSize: fileSize, toc: toc, limits: limits)
-        guard let range = checker.absoluteRange(offset: data.offset, count: data.length) else { return nil }
+        // The archive checked every data range of its TOC when it was opened and kept the refused ones.
+        guard dataOutsideFile.isEmpty || !dataOutsideFile.contains(HeapSpan(data)) else { return nil }
         let stored = UnsafeMutableRawBufferPointer.allocate(byteCount: Int(data.length), alignment: 16)
         defer { stored.deallocate() }
-        guard (try? descriptor.read(into: stored, at: range.lowerBound)) == Int(data.length) else { return nil }
+        guard (try? descriptor.read(into: stored, at: heapOffset &+ data.offset)) == Int(data.length) else {
+            return nil
+        }
         let archivedHasher = DigestHasher(archivedAlgorithm)
         archivedHasher.update(UnsafeRawBufferPointer(stored))
         guard archivedHasher.finish() == archived.digest else { return nil }

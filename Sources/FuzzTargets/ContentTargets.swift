@@ -1,0 +1,45 @@
+internal import IAPCore
+internal import IAPKit
+
+/// The `content` target: a content folder described by the input (`ContentDescription`), packaged
+/// with valid checksums (`ContentPackageWriter`), so that the content rules see every input; then
+/// validated, inspected and, when valid, unpacked into a sandboxed version store.
+enum ContentTargets {
+    static func validateAndUnpack(_ input: [UInt8]) {
+        let description = ContentDescription(input)
+        let sandbox = UnpackSandbox.current()
+        let scratch = ScratchFile.empty()
+        do {
+            try ContentPackageWriter.write(description, to: scratch.file, heapFolder: sandbox.heap)
+        } catch {
+            preconditionFailure("cannot write the package: \(error)")
+        }
+        let options = validationOptions(description)
+        guard let report = try? PackageValidator.validate(scratch.path, options: options) else {
+            preconditionFailure("validate threw on a readable package")
+        }
+        _ = try? PackageInspector.inspect(scratch.path)
+        guard report.valid else { return }
+        defer { sandbox.clear() }
+        let unpack = UnpackOptions(
+            strict: options.strict, maxUnpackedSize: options.maxUnpackedSize,
+            productIdentifier: options.productIdentifier)
+        do {
+            let result = try Unpacker.unpack(scratch.path, into: sandbox.store, options: unpack)
+            precondition(
+                result.productIdentifier == report.productIdentifier, "unpack and validate disagree on the product")
+        } catch {
+            preconditionFailure("validate found the package valid, unpack refused it: \(error)")
+        }
+        sandbox.check()
+    }
+
+    /// `--strict`, `--product-id`, `--newer-than` and `--max-unpacked-size` as the input's options say.
+    static func validationOptions(_ description: ContentDescription) -> ValidationOptions {
+        var options = ValidationOptions(strict: description.options.contains("strict"))
+        options.productIdentifier = description.values["id"]
+        options.newerThan = description.values["newer"].flatMap(ContentVersion.init)
+        if let max = description.values["max"].flatMap({ UInt64($0) }) { options.maxUnpackedSize = max }
+        return options
+    }
+}

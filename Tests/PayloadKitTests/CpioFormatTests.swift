@@ -54,6 +54,40 @@ import Testing
         #expect(entries.first { $0.entry.path == "Contents/z.txt" }?.data == Array("hello\n".utf8))
     }
 
+    @Test func gnuNewcCrcSymlinksWithCheckZeroAreRead() throws {
+        // GNU cpio -H crc writes a symlink's check field as 0 (only regular files are summed).
+        let directory = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let root = directory.appendingPathComponent("c")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        try Data("hello\n".utf8).write(to: root.appendingPathComponent("f"))
+        try FileManager.default.createSymbolicLink(
+            atPath: root.appendingPathComponent("l").path, withDestinationPath: "f")
+        let made = try Support.run(
+            "printf 'f\\nl\\n' | cpio -o -H crc --quiet > ../raw && gzip -n < ../raw > ../Payload", in: root)
+        #expect(made.status == 0, "\(made.stderr)")
+        let raw = Array(try Data(contentsOf: directory.appendingPathComponent("raw")))
+        let link = try #require(raw.indices.first { raw[$0...].starts(with: Array("l\0".utf8)) && $0 >= 110 })
+        #expect(String(decoding: raw[(link - 110 + 102)..<(link - 110 + 110)], as: UTF8.self) == "00000000")
+        let entries = try Support.readAll(Array(try Data(contentsOf: directory.appendingPathComponent("Payload"))))
+        #expect(entries.map(\.entry.path) == ["f", "l"])
+        #expect(entries[1].entry.kind == .symlink && entries[1].entry.linkTarget == "f")
+    }
+
+    @Test func aNewcCrcSymlinkWithAWrongNonZeroCheckIsRefused() throws {
+        var builder = NewcBuilder(crc: true)
+        builder.add("./l", mode: 0o120755, data: Array("f".utf8), ino: 1, check: 7)
+        builder.addTrailer()
+        #expect(
+            Support.firstError(try Support.gzip(builder.bytes))
+                == .invalidEntry(
+                    headerOffset: 0, reason: "its data sums to 102 but its newc-crc check field says 7 (./l)"))
+        var zero = NewcBuilder(crc: true)
+        zero.add("./l", mode: 0o120755, data: Array("f".utf8), ino: 1, check: 0)
+        zero.addTrailer()
+        #expect(try Support.readAll(try Support.gzip(zero.bytes)).map(\.entry.linkTarget) == ["f"])
+    }
+
     @Test func pkgbuildLinkCountsAreNotHardLinks() throws {
         // pkgbuild: inodes 0, 1, 2… in archive order; a folder's nlink is 2 plus its child folders.
         var builder = OdcBuilder()

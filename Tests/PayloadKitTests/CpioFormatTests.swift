@@ -24,6 +24,16 @@ import Testing
         return try Support.readAll(Array(try Data(contentsOf: directory.appendingPathComponent("Payload"))))
     }
 
+    /// The error reading a newc-crc payload of one entry whose check field is `check` gives.
+    private func firstErrorOfOneCrcEntry(_ path: String, mode: UInt32, data: [UInt8], check: UInt64) throws
+        -> PayloadError?
+    {
+        var builder = NewcBuilder(crc: true)
+        builder.add(path, mode: mode, data: data, ino: 2, check: check)
+        builder.addTrailer()
+        return Support.firstError(try Support.gzip(builder.bytes))
+    }
+
     @Test func gnuNewcCarriesTheDataWithTheLastLink() throws {
         let entries = try gnuCpioPayload(format: "newc")
         let first = try #require(entries.first { $0.entry.path == "Contents/a.txt" })
@@ -75,11 +85,8 @@ import Testing
     }
 
     @Test func aNewcCrcSymlinkWithAWrongNonZeroCheckIsRefused() throws {
-        var builder = NewcBuilder(crc: true)
-        builder.add("./l", mode: 0o120755, data: Array("f".utf8), ino: 1, check: 7)
-        builder.addTrailer()
         #expect(
-            Support.firstError(try Support.gzip(builder.bytes))
+            try firstErrorOfOneCrcEntry("./l", mode: 0o120755, data: Array("f".utf8), check: 7)
                 == .invalidEntry(
                     headerOffset: 0, reason: "its data sums to 102 but its newc-crc check field says 7 (./l)"))
         var zero = NewcBuilder(crc: true)
@@ -119,11 +126,8 @@ import Testing
         good.addTrailer()
         #expect(try Support.readAll(try Support.gzip(good.bytes)).map(\.data) == [[], Array("abcde".utf8)])
 
-        var wrongSum = NewcBuilder(crc: true)
-        wrongSum.add("./f", mode: 0o100644, data: Array("abcde".utf8), ino: 2, check: 7)
-        wrongSum.addTrailer()
         #expect(
-            Support.firstError(try Support.gzip(wrongSum.bytes))
+            try firstErrorOfOneCrcEntry("./f", mode: 0o100644, data: Array("abcde".utf8), check: 7)
                 == .invalidEntry(
                     headerOffset: 0, reason: "its data sums to 495 but its newc-crc check field says 7 (./f)"))
 

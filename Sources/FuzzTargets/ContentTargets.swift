@@ -5,9 +5,15 @@ internal import IAPKit
 /// with valid checksums (`ContentPackageWriter`), so that the content rules see every input; then
 /// validated, inspected and, when valid, unpacked into a sandboxed version store.
 enum ContentTargets {
+    /// Runs one input in a sandbox of its own, removed afterwards.
     static func validateAndUnpack(_ input: [UInt8]) {
+        _ = run(input, in: UnpackSandbox())
+    }
+
+    /// Builds, validates, inspects and (when valid) unpacks the package `input` describes into
+    /// `sandbox`, then checks the sandbox; returns the validation report.
+    static func run(_ input: [UInt8], in sandbox: UnpackSandbox) -> ValidationReport {
         let description = ContentDescription(input)
-        let sandbox = UnpackSandbox.current()
         let scratch = ScratchFile.empty()
         do {
             try ContentPackageWriter.write(description, to: scratch.file, heapFolder: sandbox.heap)
@@ -19,8 +25,7 @@ enum ContentTargets {
             preconditionFailure("validate threw on a readable package")
         }
         _ = try? PackageInspector.inspect(scratch.path)
-        guard report.valid else { return }
-        defer { sandbox.clear() }
+        guard report.valid else { return report }
         let unpack = UnpackOptions(
             strict: options.strict, maxUnpackedSize: options.maxUnpackedSize,
             productIdentifier: options.productIdentifier)
@@ -32,6 +37,7 @@ enum ContentTargets {
             preconditionFailure("validate found the package valid, unpack refused it: \(error)")
         }
         sandbox.check()
+        return report
     }
 
     /// `--strict`, `--product-id`, `--newer-than` and `--max-unpacked-size` as the input's options say.

@@ -16,7 +16,10 @@ import XarKit
     static func report(_ input: [UInt8]) throws -> ValidationReport {
         let description = ContentDescription(input)
         let scratch = ScratchFile.empty()
-        try ContentPackageWriter.write(description, to: scratch.file, heapFolder: UnpackSandbox.current().heap)
+        let sandbox = UnpackSandbox()
+        try withExtendedLifetime(sandbox) {
+            try ContentPackageWriter.write(description, to: scratch.file, heapFolder: sandbox.heap)
+        }
         return try PackageValidator.validate(scratch.path, options: ContentTargets.validationOptions(description))
     }
 
@@ -82,9 +85,19 @@ import XarKit
         }
     }
 
-    @Test func aValidPackageIsUnpackedIntoTheSandboxAndCleared() throws {
-        let sandbox = UnpackSandbox.current()
-        FuzzTarget.content.run(Array("f Contents/readme.txt\thello\nl Contents/up\treadme.txt\n".utf8))
-        #expect(try DirectoryHandle.open(sandbox.path).names() == ["heap"])
+    @Test func aValidPackageIsUnpackedIntoItsSandboxWhichGoesAwayAfterwards() throws {
+        var path = ""
+        do {
+            let sandbox = UnpackSandbox()
+            path = sandbox.path
+            let report = ContentTargets.run(
+                Array("f Contents/readme.txt\thello\nl Contents/up\treadme.txt\n".utf8), in: sandbox)
+            #expect(report.valid)
+            let version = sandbox.store + "/com.example.fuzz/1.0"
+            #expect(FileSystem.status(version + "/Contents/readme.txt")?.isRegularFile == true)
+            #expect(try FileSystem.readLink(version + "/Contents/up") == "readme.txt")
+            #expect(try DirectoryHandle.open(sandbox.path).names() == ["heap", "store"])
+        }
+        #expect(FileSystem.status(path) == nil)
     }
 }

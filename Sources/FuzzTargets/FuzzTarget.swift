@@ -16,6 +16,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case payload
     /// A whole package through `PackageValidator.validate` and `PackageInspector.inspect`.
     case validate
+    /// A content folder described by the input, packaged with valid checksums (tree or product
+    /// layout), then validated, inspected and, when valid, unpacked into a sandbox: the content rules.
+    case content
 
     /// Runs one input through the target.
     public func run(_ bytes: [UInt8]) {
@@ -27,6 +30,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .bom: ComponentTargets.readBom(bytes)
         case .payload: ComponentTargets.readPayload(bytes)
         case .validate: PackageTargets.validate(bytes)
+        case .content: ContentTargets.validateAndUnpack(bytes)
         }
     }
 
@@ -39,6 +43,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .productDocuments: "product-documents.dict"
         case .bom: "bom.dict"
         case .payload: "payload.dict"
+        case .content: "content.dict"
         }
     }
 }

@@ -21,6 +21,19 @@ enum ScratchFile {
         return "/proc/self/fd/\(file.rawValue)"
     }
 
+    /// Empties the calling thread's scratch file and returns it, positioned at its start, with a path
+    /// that opens it: for writers that write to a descriptor.
+    static func empty() -> (file: FileDescriptor, path: String) {
+        let file = threadFile()
+        do {
+            try file.truncate(to: 0)
+            try file.seek(to: 0)
+        } catch {
+            preconditionFailure("cannot empty the fuzzer's scratch file: \(error)")
+        }
+        return (file, "/proc/self/fd/\(file.rawValue)")
+    }
+
     private static func threadFile() -> FileDescriptor {
         let thread = CurrentThread.id
         return files.withLock { files in

@@ -2,13 +2,13 @@
     import Glibc
 #endif
 
-/// A private folder (mode 0700) under `$TMPDIR` or /tmp, removed with everything in it when the
-/// value goes away.
+/// A private folder (mode 0700) under `base` (default `$TMPDIR` or /tmp), removed with everything in
+/// it when the value goes away.
 public final class TemporaryFolder {
     public let path: String
 
-    public init(prefix: String = "iapkg-") throws {
-        let base = FileSystem.environment("TMPDIR") ?? "/tmp"
+    public init(in base: String? = nil, prefix: String = "iapkg-") throws {
+        let base = base ?? FileSystem.environment("TMPDIR") ?? "/tmp"
         var template = Array((base + "/" + prefix + "XXXXXX").utf8CString)
         let made = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.flatMap { mkdtemp($0) } }
         guard let made else { throw SystemError("create a temporary folder in", path: base) }

@@ -18,10 +18,16 @@ final class ArchiveWriteHandle {
         self.sink = sink
     }
 
+    /// True once libarchive called the client closer: its output filter, and the state it
+    /// allocated in `archive_write_open`, are released.
+    private(set) var clientClosed = false
+    /// True once the archive failed: output is dropped, the sink sees nothing more.
+    private var discarding = false
+
     deinit {
         // Freeing an open archive would close it and write a trailer into the sink; a writer
-        // abandoned half-way must not look finished, so mark it failed first.
-        if isOpen && !isClosed { archive_write_fail(pointer) }
+        // abandoned half-way must not look finished, so it is failed first (output dropped).
+        fail()
         archive_write_free(pointer)
     }
 
@@ -42,7 +48,12 @@ final class ArchiveWriteHandle {
                 guard let context else { return -1 }
                 let handle = Unmanaged<ArchiveWriteHandle>.fromOpaque(context).takeUnretainedValue()
                 return handle.deliver(UnsafeRawBufferPointer(start: buffer, count: length))
-            }, nil)
+            },
+            { _, context in
+                guard let context else { return ARCHIVE_OK }
+                Unmanaged<ArchiveWriteHandle>.fromOpaque(context).takeUnretainedValue().clientClosed = true
+                return ARCHIVE_OK
+            })
         try check(status, "archive_write_open")
         isOpen = true
     }
@@ -53,15 +64,21 @@ final class ArchiveWriteHandle {
         try check(archive_write_close(pointer), "archive_write_close")
     }
 
-    /// Marks the archive failed so nothing more (in particular no trailer) is written.
+    /// Marks the archive failed so nothing more (in particular no trailer) reaches the sink.
+    ///
+    /// Not `archive_write_fail`: libarchive 3.6 (Debian 12) then skips the close in
+    /// `archive_write_free` and leaks the output filter's state (libarchive issue 1568, fixed by
+    /// pull request 2729, merged in September 2025). Instead the output is dropped and the archive closed, which
+    /// runs the filters' close functions; the trailer libarchive writes meanwhile goes nowhere.
     func fail() {
-        if isOpen && !isClosed { archive_write_fail(pointer) }
+        discarding = true
+        if isOpen && !isClosed { _ = archive_write_close(pointer) }
         isClosed = true
     }
 
     /// Hands libarchive's output to the sink; returns the byte count, or -1 after a sink error.
     private func deliver(_ bytes: UnsafeRawBufferPointer) -> Int {
-        guard sinkError == nil else { return -1 }
+        guard sinkError == nil, !discarding else { return -1 }
         do {
             try sink(bytes)
             return bytes.count

@@ -10,7 +10,7 @@ internal import CLibArchive
 /// exactly as given. No block padding:
 /// the output ends right after the `TRAILER!!!` entry.
 public final class CpioWriter {
-    private let handle: ArchiveWriteHandle
+    let handle: ArchiveWriteHandle
     private let entry: ArchiveEntryHandle
     private var nextInode: UInt64 = 1
     private var failure: PayloadError?

@@ -185,7 +185,12 @@ public final class PayloadReader {
         guard try cursor.read(Int(header.fileSize), into: &scratch) else {
             throw .cpioEndsEarly(offset: cursor.offset, headerOffset: headerOffset, path: path)
         }
-        if format == .newcCRC { current?.sum = scratch.withUnsafeBytes { Self.sum($0, from: 0) } }
+        if format == .newcCRC {
+            // GNU cpio computes the check only for regular files (copyout.c: c_chksum = 0, then
+            // read_for_checksum for CP_IFREG): its symlinks carry 0, and GNU cpio -i and bsdcpio
+            // read them. So a link's check of 0 stands for "none"; any other value must be the sum.
+            current?.sum = header.check == 0 ? 0 : scratch.withUnsafeBytes { Self.sum($0, from: 0) }
+        }
         current?.remaining = 0
         guard !scratch.contains(0) else { throw invalid("its symlink target contains a NUL byte") }
         guard let target = String(validating: scratch, as: UTF8.self) else {

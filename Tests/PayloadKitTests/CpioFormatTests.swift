@@ -24,6 +24,16 @@ import Testing
         return try Support.readAll(Array(try Data(contentsOf: directory.appendingPathComponent("Payload"))))
     }
 
+    /// The error reading a newc-crc payload of one entry whose check field is `check` gives.
+    private func firstErrorOfOneCrcEntry(_ path: String, mode: UInt32, data: [UInt8], check: UInt64) throws
+        -> PayloadError?
+    {
+        var builder = NewcBuilder(crc: true)
+        builder.add(path, mode: mode, data: data, ino: 2, check: check)
+        builder.addTrailer()
+        return Support.firstError(try Support.gzip(builder.bytes))
+    }
+
     @Test func gnuNewcCarriesTheDataWithTheLastLink() throws {
         let entries = try gnuCpioPayload(format: "newc")
         let first = try #require(entries.first { $0.entry.path == "Contents/a.txt" })
@@ -52,6 +62,37 @@ import Testing
     @Test func gnuNewcCrcIsReadAndChecked() throws {
         let entries = try gnuCpioPayload(format: "crc")
         #expect(entries.first { $0.entry.path == "Contents/z.txt" }?.data == Array("hello\n".utf8))
+    }
+
+    @Test func gnuNewcCrcSymlinksWithCheckZeroAreRead() throws {
+        // GNU cpio -H crc writes a symlink's check field as 0 (only regular files are summed).
+        let directory = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let root = directory.appendingPathComponent("c")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        try Data("hello\n".utf8).write(to: root.appendingPathComponent("f"))
+        try FileManager.default.createSymbolicLink(
+            atPath: root.appendingPathComponent("l").path, withDestinationPath: "f")
+        let made = try Support.run(
+            "printf 'f\\nl\\n' | cpio -o -H crc --quiet > ../raw && gzip -n < ../raw > ../Payload", in: root)
+        #expect(made.status == 0, "\(made.stderr)")
+        let raw = Array(try Data(contentsOf: directory.appendingPathComponent("raw")))
+        let link = try #require(raw.indices.first { raw[$0...].starts(with: Array("l\0".utf8)) && $0 >= 110 })
+        #expect(String(decoding: raw[(link - 110 + 102)..<(link - 110 + 110)], as: UTF8.self) == "00000000")
+        let entries = try Support.readAll(Array(try Data(contentsOf: directory.appendingPathComponent("Payload"))))
+        #expect(entries.map(\.entry.path) == ["f", "l"])
+        #expect(entries[1].entry.kind == .symlink && entries[1].entry.linkTarget == "f")
+    }
+
+    @Test func aNewcCrcSymlinkWithAWrongNonZeroCheckIsRefused() throws {
+        #expect(
+            try firstErrorOfOneCrcEntry("./l", mode: 0o120755, data: Array("f".utf8), check: 7)
+                == .invalidEntry(
+                    headerOffset: 0, reason: "its data sums to 102 but its newc-crc check field says 7 (./l)"))
+        var zero = NewcBuilder(crc: true)
+        zero.add("./l", mode: 0o120755, data: Array("f".utf8), ino: 1, check: 0)
+        zero.addTrailer()
+        #expect(try Support.readAll(try Support.gzip(zero.bytes)).map(\.entry.linkTarget) == ["f"])
     }
 
     @Test func pkgbuildLinkCountsAreNotHardLinks() throws {
@@ -85,11 +126,8 @@ import Testing
         good.addTrailer()
         #expect(try Support.readAll(try Support.gzip(good.bytes)).map(\.data) == [[], Array("abcde".utf8)])
 
-        var wrongSum = NewcBuilder(crc: true)
-        wrongSum.add("./f", mode: 0o100644, data: Array("abcde".utf8), ino: 2, check: 7)
-        wrongSum.addTrailer()
         #expect(
-            Support.firstError(try Support.gzip(wrongSum.bytes))
+            try firstErrorOfOneCrcEntry("./f", mode: 0o100644, data: Array("abcde".utf8), check: 7)
                 == .invalidEntry(
                     headerOffset: 0, reason: "its data sums to 495 but its newc-crc check field says 7 (./f)"))
 

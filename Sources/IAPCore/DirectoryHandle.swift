@@ -40,6 +40,18 @@ public final class DirectoryHandle: Sendable {
         guard fchmodat(descriptor, name, mode_t(mode), 0) == 0 else { throw SystemError("chmod", path: child(name)) }
     }
 
+    /// Creates the child directory `name` with exactly `mode` unless something is already there
+    /// (one `mkdirat`, no `stat` first); true if it was created. What is there is not checked:
+    /// opening it with `openDirectory` refuses anything but a folder.
+    public func makeDirectoryIfMissing(_ name: String, mode: UInt32) throws -> Bool {
+        if mkdirat(descriptor, name, mode_t(mode)) != 0 {
+            guard errno == EEXIST else { throw SystemError("create folder", path: child(name)) }
+            return false
+        }
+        guard fchmodat(descriptor, name, mode_t(mode), 0) == 0 else { throw SystemError("chmod", path: child(name)) }
+        return true
+    }
+
     /// Creates the child directory `name` unless a directory is already there; returns it opened.
     public func makeOrOpenDirectory(_ name: String, mode: UInt32) throws -> DirectoryHandle {
         if mkdirat(descriptor, name, mode_t(mode)) != 0 && errno != EEXIST {

@@ -135,5 +135,7 @@ import Testing
                 try Data(contentsOf: URL(fileURLWithPath: root + "/com.example.test/1.0/Contents/" + name))
                     == Data(bytes), "\(name)")
         }
+        // The manifest, hashed while writing, lists the copies as they are on disk.
+        #expect(try ServeCheck.manifestProblems(root + "/com.example.test/1.0") == [])
     }
 }

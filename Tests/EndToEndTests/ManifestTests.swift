@@ -1,5 +1,6 @@
 import Foundation
 import IAPCore
+import IAPKit
 import Testing
 
 /// manifest.json in every version, current.json beside `current`.
@@ -60,5 +61,28 @@ import Testing
         try Data("{}".utf8).write(to: URL(fileURLWithPath: folder + "/current.json"))
         #expect(try Harness.run(["iapkg", "activate", root, Self.product, "2.0"]).status == 0)
         #expect(try pointer(root)["version"] as? String == "2.0")
+    }
+
+    /// Unpack hashes files while writing them; its manifest must be byte for byte the one a walk of
+    /// the installed version computes, with one syncfs for many entries, files of several 1 MiB
+    /// pieces and symlinks.
+    @Test func manifestWrittenWhileUnpackingEqualsOneComputedFromTheFolder() throws {
+        let scratch = ScratchFolder()
+        var files: [String: String] = ["Contents/big.bin": String(repeating: "0123456789abcdef", count: 170_000)]
+        for i in 0..<300 { files["Contents/f\(i % 7)/n\(i).txt"] = String(repeating: "line \(i)\n", count: i) }
+        let folder = try scratch.contentFolder("src", product: Self.product, version: "3.0", files: files)
+        try FileManager.default.createSymbolicLink(atPath: folder + "/Contents/link", withDestinationPath: "f1/n1.txt")
+        let pkg = scratch.at("many.pkg")
+        #expect(try Harness.run(["iapkg", "build", folder, "-o", pkg]).status == 0)
+        let root = scratch.at("srv")
+        let unpacked = try Harness.run(["iapkg", "unpack", pkg, "--into", root])
+        #expect(unpacked.status == 0, "\(unpacked.stderr)")
+        let version = root + "/" + Self.product + "/3.0"
+        let written = try Data(contentsOf: URL(fileURLWithPath: version + "/manifest.json"))
+        let walked = try DeliveryManifest.make(
+            productIdentifier: Self.product, version: "3.0", of: try DirectoryHandle.open(version))
+        #expect(written == Data(walked))
+        #expect(try ServeCheck.manifestProblems(version) == [])
+        #expect(String(decoding: written, as: UTF8.self).contains("\"target\": \"f1/n1.txt\""))
     }
 }

@@ -92,17 +92,27 @@ enum ProductArchiveWriter {
     }
 
     /// The size pkgbuild records per payload entry: file bytes, link target length, 32 per folder child plus 64.
+    /// Children are counted by position, not by path strings: the scan lists entries depth first,
+    /// each folder right before its subtree, so an entry's parent is the last folder one level up.
     static func payloadSizes(_ scan: ContentFolderScan, contentInfoSize: UInt64) -> [UInt64] {
-        var children: [String: UInt64] = [:]
-        for source in scan.entries where !source.entry.components.isEmpty {
-            children[source.entry.components.dropLast().joined(separator: "/"), default: 0] += 1
+        let contents = scan.contents
+        var children = [UInt64](repeating: 0, count: contents.count)
+        var openFolders: [Int] = []  // index of the folder open at each depth
+        for (index, entry) in contents.enumerated() {
+            let depth = entry.components.count
+            if depth > 0, depth <= openFolders.count { children[openFolders[depth - 1]] += 1 }
+            if entry.kind == .directory {
+                openFolders.removeLast(max(0, openFolders.count - depth))
+                openFolders.append(index)
+            }
         }
-        return scan.entries.map { source in
-            let entry = source.entry
+        return contents.enumerated().map { index, entry in
             switch entry.kind {
-            case .directory: return 32 * ((children[entry.path] ?? 0) + 2)
+            case .directory: return 32 * (children[index] + 2)
             case .symlink: return UInt64(entry.linkTarget?.utf8.count ?? 0)
-            default: return entry.path == "ContentInfo.plist" ? contentInfoSize : entry.size
+            default:
+                return entry.components.count == 1 && entry.components[0] == "ContentInfo.plist"
+                    ? contentInfoSize : entry.size
             }
         }
     }

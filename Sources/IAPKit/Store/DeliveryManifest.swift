@@ -14,9 +14,12 @@ public enum DeliveryManifest {
 
     /// The manifest of the version folder `folder` (sorted keys, one file per line).
     public static func make(productIdentifier: String, version: String, of folder: DirectoryHandle) throws -> [UInt8] {
-        let items = try ContentManifest.of(folder).items.sorted {
-            Array($0.path.utf8).lexicographicallyPrecedes(Array($1.path.utf8))
-        }
+        make(productIdentifier: productIdentifier, version: version, items: try ContentManifest.of(folder).items)
+    }
+
+    /// The manifest listing `items` (any order; folders are left out).
+    static func make(productIdentifier: String, version: String, items unsorted: [ContentManifest.Item]) -> [UInt8] {
+        let items = unsorted.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
         let files = items.filter { $0.kind == "file" }
         let links = items.filter { $0.kind == "symlink" }
         let total = files.reduce(UInt64(0)) { $0 &+ $1.size }
@@ -42,9 +45,12 @@ public enum DeliveryManifest {
                 + "\"schemaVersion\":\(schemaVersion),\"version\":\(JSONText.quoted(version))}\n").utf8)
     }
 
-    /// Writes the manifest into a staging folder not yet visible (flushed with it).
-    static func write(productIdentifier: String, version: String, into staging: DirectoryHandle) throws {
-        let bytes = try make(productIdentifier: productIdentifier, version: version, of: staging)
+    /// Writes the manifest of `items` (what was just written there) into a staging folder not yet
+    /// visible (flushed with it).
+    static func write(
+        productIdentifier: String, version: String, items: [ContentManifest.Item], into staging: DirectoryHandle
+    ) throws {
+        let bytes = make(productIdentifier: productIdentifier, version: version, items: items)
         let file = try staging.createFile(fileName, mode: 0o644)
         try file.write(bytes)
         try file.sync()

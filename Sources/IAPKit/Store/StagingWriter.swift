@@ -23,6 +23,16 @@ final class StagingWriter {
     private let syncEach: Bool
     private var written: [FileDescriptor] = []
     private var created: [String] = []
+    /// What the delivery manifest lists: each file with the SHA-256 of the bytes written (hashed
+    /// on another thread as they go to disk, so the manifest needs no second read), each symlink.
+    private let manifest = ManifestHasher(chunkBytes: 1 << 20)
+
+    /// The files and symlinks written, for `DeliveryManifest` (folders are not listed there).
+    func manifestItems() -> [ContentManifest.Item] { manifest.finish() }
+
+    /// Files smaller than this get no early writeback of their own when one syncfs flushes the
+    /// whole staging folder at the end: a system call per small file costs more than it overlaps.
+    static let earlyWritebackBytes = 1 << 20
 
     /// Entries above which one syncfs replaces per-file fsyncs.
     static let perFileSyncLimit = 256  // files stay open until synced: well under the usual 1024-descriptor limit
@@ -80,6 +90,7 @@ final class StagingWriter {
                     "\(entry.rawPath): the symlink to '\(target)' does not stay inside Contents/; not written")
             }
             try folder(Array(entry.components.dropLast())).makeSymlink(name, target: target)
+            manifest.symlink(path: entry.components.joined(separator: "/"), target: target)
         }
     }
 
@@ -87,13 +98,18 @@ final class StagingWriter {
     private func writeFile(_ components: [String], read: ((UnsafeMutableRawBufferPointer) throws -> Int)?) throws {
         guard let name = components.last else { return }
         let file = try folder(Array(components.dropLast())).createFile(name, mode: 0o644)
+        manifest.begin()
+        var size = 0
         if let read {
             var sinceWriteback = 0
             while true {
                 let n = try read(buffer)
                 if n == 0 { break }
-                try file.write(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+                let bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<n])
+                try file.write(bytes)
+                manifest.update(bytes)
                 bytesWritten += UInt64(n)
+                size += n
                 sinceWriteback += n
                 if sinceWriteback >= 8 << 20 {
                     file.startWriteback()
@@ -101,8 +117,9 @@ final class StagingWriter {
                 }
             }
         }
-        file.startWriteback()
+        if syncEach || size >= Self.earlyWritebackBytes { file.startWriteback() }
         if syncEach { written.append(file) }
+        manifest.end(path: components.joined(separator: "/"), size: UInt64(size))
     }
 
     /// Makes the file at `destination` a copy of the one at `source`, replacing what is there.
@@ -112,13 +129,19 @@ final class StagingWriter {
         let parent = try folder(Array(destination.dropLast()))
         if parent.status(name) != nil { try parent.removeTree(name) }
         let file = try parent.createFile(name, mode: 0o644)
+        manifest.begin()
+        var size = 0
         while true {
             let n = try input.readSequential(into: buffer)
             if n == 0 { break }
-            try file.write(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+            let bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<n])
+            try file.write(bytes)
+            manifest.update(bytes)
             bytesWritten += UInt64(n)
+            size += n
         }
         if syncEach { written.append(file) }
+        manifest.end(path: destination.joined(separator: "/"), size: UInt64(size))
     }
 
     /// Flushes what was written to the disk: each file and folder (few entries), or the whole file
@@ -138,10 +161,7 @@ final class StagingWriter {
         if let open = folders[key] { return open }
         let parent = try folder(Array(components.dropLast()))
         let name = components[components.count - 1]
-        if parent.status(name) == nil {
-            try parent.makeDirectory(name, mode: 0o755)
-            if syncEach { created.append(key) }
-        }
+        if try parent.makeDirectoryIfMissing(name, mode: 0o755) && syncEach { created.append(key) }
         let handle = try parent.openDirectory(name)
         if folders.count >= 256 { folders.removeAll(keepingCapacity: true) }  // bound open descriptors
         folders[key] = handle

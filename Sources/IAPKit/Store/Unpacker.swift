@@ -78,12 +78,13 @@ public enum Unpacker {
         let stagingName = VersionStore.stagingPrefix + VersionStore.randomSuffix()
         try product.folder.makeDirectory(stagingName, mode: 0o700)
         var action = UnpackReport.Action.installed
-        var written = (files: 0, bytes: UInt64(0))
+        var written = (files: 0, bytes: UInt64(0), items: [ContentManifest.Item]())
         do {
             let staging = try product.folder.openDirectory(stagingName)
             written = try writeContent(outcome.entries, archive: archive, parts: parts, into: staging)
             try FileSystem.setPermissions(staging.path, 0o755)
-            try DeliveryManifest.write(productIdentifier: info.productIdentifier, version: version, into: staging)
+            try DeliveryManifest.write(
+                productIdentifier: info.productIdentifier, version: version, items: written.items, into: staging)
             try staging.sync()
             if let existing = product.folder.status(version) {
                 guard existing.isDirectory else {
@@ -143,7 +144,7 @@ public enum Unpacker {
     private static func writeContent(
         _ entries: [ContentEntry], archive: XarArchive, parts: PackageParts,
         into staging: DirectoryHandle
-    ) throws -> (files: Int, bytes: UInt64) {
+    ) throws -> (files: Int, bytes: UInt64, items: [ContentManifest.Item]) {
         let writer = StagingWriter(root: staging, entryCount: entries.count)
         switch parts.shape {
         case .tree:
@@ -182,6 +183,6 @@ public enum Unpacker {
         }
         try writer.finish(allEntries: entries)
         try writer.sync()
-        return (writer.entriesWritten, writer.bytesWritten)
+        return (writer.entriesWritten, writer.bytesWritten, writer.manifestItems())
     }
 }

@@ -1,0 +1,81 @@
+import Dispatch
+import IAPCore
+
+/// Hashes (SHA-256) the files an unpack writes on a thread of its own, while the writing thread
+/// goes on decoding and writing: the delivery manifest then needs no second read of the content,
+/// and the hashing runs on the second core.
+///
+/// Each piece written is copied into one of a few pooled buffers (at most `slots` in flight, so
+/// memory stays bounded) and hashed in order on a serial queue. `@unchecked Sendable`: `current`
+/// and `items` are touched only on `queue`; `free` only while holding `lock`; a `Chunk` belongs to
+/// the writing thread until it is queued and to the queue until it is put back in `free`.
+final class ManifestHasher: @unchecked Sendable {
+    private final class Chunk: @unchecked Sendable {
+        let buffer: UnsafeMutableRawBufferPointer
+        var count = 0
+        init(capacity: Int) { buffer = .allocate(byteCount: capacity, alignment: 64) }
+        deinit { buffer.deallocate() }
+    }
+
+    private let queue = DispatchQueue(label: "iapkg.unpack.manifest-hasher")
+    private let chunkBytes: Int
+    private let slots: DispatchSemaphore
+    private let lock = DispatchSemaphore(value: 1)
+    private var free: [Chunk] = []
+    private var current: DigestHasher?
+    private var items: [String: ContentManifest.Item] = [:]
+
+    /// A hasher taking pieces of up to `chunkBytes`, with at most `slots` of them waiting.
+    init(chunkBytes: Int, slots: Int = 4) {
+        self.chunkBytes = chunkBytes
+        self.slots = DispatchSemaphore(value: slots)
+    }
+
+    /// Starts the next file (the previous one must be ended).
+    func begin() {
+        queue.async { self.current = DigestHasher(.sha256) }
+    }
+
+    /// Hashes the next piece of the current file (copied: the caller may reuse `bytes` at once).
+    func update(_ bytes: UnsafeRawBufferPointer) {
+        var offset = 0
+        while offset < bytes.count {
+            let take = min(chunkBytes, bytes.count - offset)
+            slots.wait()
+            lock.wait()
+            let chunk = free.popLast() ?? Chunk(capacity: chunkBytes)
+            lock.signal()
+            chunk.buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + take]))
+            chunk.count = take
+            offset += take
+            queue.async {
+                self.current?.update(UnsafeRawBufferPointer(rebasing: chunk.buffer[0..<chunk.count]))
+                self.lock.wait()
+                self.free.append(chunk)
+                self.lock.signal()
+                self.slots.signal()
+            }
+        }
+    }
+
+    /// Ends the current file, recording it at `path` (mode 0644, as unpack creates every file).
+    func end(path: String, size: UInt64) {
+        queue.async {
+            let digest = self.current?.finish() ?? []
+            self.current = nil
+            self.items[path] = ContentManifest.Item(
+                path: path, kind: "file", value: Hex.encode(digest), size: size, mode: 0o644)
+        }
+    }
+
+    /// Records a symlink at `path` to `target`.
+    func symlink(path: String, target: String) {
+        queue.async { self.items[path] = ContentManifest.Item(path: path, kind: "symlink", value: target) }
+    }
+
+    /// Waits for every queued piece and returns what was recorded, one item per path (the last
+    /// write of a path wins, as on disk).
+    func finish() -> [ContentManifest.Item] {
+        queue.sync { Array(items.values) }
+    }
+}

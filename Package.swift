@@ -61,7 +61,7 @@ let package = Package(
         .target(
             name: "FuzzTargets",
             dependencies: ["IAPKit", "IAPRules", "XarKit", "BomKit", "PayloadKit", "XMLKit", "IAPCore"]),
-        .executableTarget(name: "iapkg-fuzz", dependencies: ["FuzzTargets"], exclude: ["README.md"]),
+        .executableTarget(name: "iapkg-fuzz", dependencies: ["FuzzTargets", "IAPCore"], exclude: ["README.md"]),
 
         .testTarget(name: "IAPRulesTests", dependencies: ["IAPRules"]),
         .testTarget(name: "IAPCoreTests", dependencies: ["IAPCore"]),

@@ -1,17 +1,13 @@
 internal import IAPCore
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Synchronization
 
 /// The file each input is written into, for readers that take a path: an unnamed file
 /// (`O_TMPFILE`) in `/dev/shm` when it can hold one (no disk I/O per input), reached through
 /// `/proc/self/fd/N`, so nothing is left behind even when the process dies on a finding.
 /// One per thread (libFuzzer runs inputs on one thread; the tests run in parallel).
 enum ScratchFile {
-    /// Each thread's scratch file, made on first use.
-    nonisolated(unsafe) private static var files: [pthread_t: FileDescriptor] = [:]
-    nonisolated(unsafe) private static var lock = pthread_mutex_t()
+    /// Each thread's scratch file (by `CurrentThread.id`), made on first use.
+    private static let files = Mutex<[UInt: FileDescriptor]>([:])
 
     /// Replaces the calling thread's scratch file's content with `bytes` and returns a path that opens it.
     static func write(_ bytes: [UInt8]) -> String {
@@ -26,12 +22,15 @@ enum ScratchFile {
     }
 
     private static func threadFile() -> FileDescriptor {
-        pthread_mutex_lock(&lock)
-        defer { pthread_mutex_unlock(&lock) }
-        if let file = files[pthread_self()] { return file }
-        guard let made = UnnamedFile.create(in: "/dev/shm", mode: 0o600) ?? UnnamedFile.create(in: "/tmp", mode: 0o600)
-        else { preconditionFailure("cannot make an unnamed file in /dev/shm or /tmp") }
-        files[pthread_self()] = made
-        return made
+        let thread = CurrentThread.id
+        return files.withLock { files in
+            if let file = files[thread] { return file }
+            guard
+                let made = UnnamedFile.create(in: "/dev/shm", mode: 0o600)
+                    ?? UnnamedFile.create(in: "/tmp", mode: 0o600)
+            else { preconditionFailure("cannot make an unnamed file in /dev/shm or /tmp") }
+            files[thread] = made
+            return made
+        }
     }
 }

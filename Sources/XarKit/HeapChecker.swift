@@ -1,6 +1,18 @@
 import IAPCore
 import IAPRules
 
+/// Where a file's stored bytes sit in the heap, as its TOC says: heap offset and length.
+struct HeapSpan: Hashable, Sendable {
+    let offset: UInt64
+    let length: UInt64
+
+    /// The span of `data`.
+    init(_ data: XarData) {
+        offset = data.offset
+        length = data.length
+    }
+}
+
 /// Checks what the TOC says about the heap: the TOC digest, every data range, overlaps and gaps.
 struct HeapChecker {
     let header: XarHeader
@@ -12,6 +24,10 @@ struct HeapChecker {
     /// Files whose data range coincides exactly with an earlier file's and agrees with it
     /// (`xar --coalesce-heap`): file index → the index of the first file with that range.
     private(set) var sharedData: [Int: Int] = [:]
+    /// The data ranges (heap offset, length) of files whose data lies outside the file: the one
+    /// record of the range check, kept by the archive so that a data stream refuses these and trusts
+    /// every other file's range of its TOC without checking it again. Empty for a sound archive.
+    private(set) var dataOutsideFile: Set<HeapSpan> = []
     /// The TOC digest's heap range, once known to be inside the file.
     private var digestRange: Range<UInt64>?
 
@@ -24,7 +40,7 @@ struct HeapChecker {
     }
 
     /// The absolute file range of `count` bytes at heap `offset`, if it lies inside the file.
-    func absoluteRange(offset: UInt64, count: UInt64) -> Range<UInt64>? {
+    private func absoluteRange(offset: UInt64, count: UInt64) -> Range<UInt64>? {
         let (start, overflowA) = heapOffset.addingReportingOverflow(offset)
         let (end, overflowB) = start.addingReportingOverflow(count)
         guard !overflowA, !overflowB, end <= fileSize else { return nil }
@@ -158,6 +174,7 @@ struct HeapChecker {
                         file.path, offset: start.overflow ? nil : start.partialValue,
                         "the data (heap offset \(data.offset), \(data.length) bytes) lies outside the \(fileSize)-byte file"
                     ))
+                dataOutsideFile.insert(HeapSpan(data))
                 continue
             }
             if !range.isEmpty { spans.append(Span(range: range, entry: file.path, fileIndex: index)) }

@@ -24,12 +24,17 @@ public final class XarArchive: Sendable {
     /// What checking each TOC signature found, in TOC order (empty when unsigned).
     public let signatureChecks: [XarSignatureCheck]
     let descriptor: FileDescriptor
+    /// The data ranges that `open` found outside the file (``HeapChecker``); every other data range
+    /// of the TOC was checked inside it, once, so data streams read it without a second check.
+    let dataOutsideFile: Set<HeapSpan>
 
     private init(
         path: String, fileSize: UInt64, header: XarHeader, toc: XarTOC, findings: [Finding],
-        limits: XarLimits, sharedData: [Int: Int], descriptor: FileDescriptor, signatureChecks: [XarSignatureCheck]
+        limits: XarLimits, sharedData: [Int: Int], dataOutsideFile: Set<HeapSpan>, descriptor: FileDescriptor,
+        signatureChecks: [XarSignatureCheck]
     ) {
         self.sharedData = sharedData
+        self.dataOutsideFile = dataOutsideFile
         self.path = path
         self.fileSize = fileSize
         self.header = header
@@ -73,7 +78,8 @@ public final class XarArchive: Sendable {
         }
         return XarArchive(
             path: path, fileSize: fileSize, header: header, toc: result.toc, findings: findings,
-            limits: limits, sharedData: checker.sharedData, descriptor: descriptor, signatureChecks: signing.checks)
+            limits: limits, sharedData: checker.sharedData, dataOutsideFile: checker.dataOutsideFile,
+            descriptor: descriptor, signatureChecks: signing.checks)
     }
 
     private static func checkHeader(
@@ -163,7 +169,8 @@ public final class XarArchive: Sendable {
         return header
     }
 
-    /// A bounded, checking stream of `file`'s decoded bytes.
+    /// A bounded, checking stream of `file`'s decoded bytes; `file` is one of ``toc``'s files (its
+    /// heap range was checked when the archive was opened).
     public func dataStream(for file: XarFile) throws(XarError) -> XarDataStream {
         try XarDataStream(archive: self, file: file)
     }
@@ -211,10 +218,7 @@ public final class XarArchive: Sendable {
                 let stream = try dataStream(for: file)
                 while try stream.read(into: buffer) > 0 {}
             } catch {
-                found.append(
-                    Finding(
-                        rule: error.rule ?? Rule.xarDataRange, entry: error.entry ?? file.path,
-                        offset: error.offset, message: error.message))
+                found.append(error.finding(entry: file.path))
             }
             if found.count >= limits.maxFindings { break }
         }

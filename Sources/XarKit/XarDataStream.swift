@@ -55,15 +55,14 @@ public final class XarDataStream {
             extractedIsArchived = false
             return
         }
-        let checker = HeapChecker(
-            header: archive.header, fileSize: archive.fileSize, toc: archive.toc, limits: archive.limits)
-        guard let range = checker.absoluteRange(offset: data.offset, count: data.length) else {
+        // The archive checked every data range of its TOC when it was opened and kept the refused ones.
+        guard archive.dataOutsideFile.isEmpty || !archive.dataOutsideFile.contains(HeapSpan(data)) else {
             throw XarError(
                 rule: .xarDataRange,
                 "the data (heap offset \(data.offset), \(data.length) bytes) lies outside the file",
                 entry: file.path, advice: "the archive is truncated or damaged; refuse it")
         }
-        start = range.lowerBound
+        start = archive.heapOffset + data.offset
         length = data.length
         size = data.size
         encoding = data.encoding

@@ -1,12 +1,6 @@
 import IAPCore
 import XMLKit
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Writing file data into the heap: streamed through a deflater and two digests, or compressed in one
 /// call when the bytes are all in memory.
 extension XarWriter {

@@ -1,12 +1,6 @@
 import IAPCore
 import XMLKit
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Finishing: the TOC written from the entries, compressed, and placed before the heap.
 extension XarWriter {
     /// Writes header, compressed TOC and heap to `output` at its current position.

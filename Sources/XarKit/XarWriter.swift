@@ -1,12 +1,6 @@
 import IAPCore
 import XMLKit
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Writes a xar archive reproducibly: the same entries and options give the same bytes.
 /// File data is streamed into a temporary heap file, never held in memory.
 public final class XarWriter {

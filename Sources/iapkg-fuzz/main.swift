@@ -1,31 +1,23 @@
 import FuzzTargets
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import IAPCore
 
 // iapkg-fuzz TARGET [ARGUMENTS...]: the libFuzzer targets of iapkg (FuzzTargets), one binary for all.
 // Built by `.ci/fuzz` with -sanitize=fuzzer,address -DFUZZING, ARGUMENTS are libFuzzer's (flags,
 // corpus folders). Built plainly, ARGUMENTS are files or folders of inputs to replay once each.
 
-/// Writes `text` to standard error.
-func printError(_ text: String) {
-    var text = text
-    text.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
-}
-
 /// Prints the usage to standard error and exits with `status`.
 func usage(_ status: Int32) -> Never {
     let names = FuzzTarget.allCases.map(\.rawValue).joined(separator: ", ")
-    printError("usage: iapkg-fuzz TARGET [libFuzzer flags | files and folders to replay]\ntargets: \(names)\n")
-    exit(status)
+    CurrentProcess.writeToStandardError(
+        "usage: iapkg-fuzz TARGET [libFuzzer flags | files and folders to replay]\ntargets: \(names)\n")
+    CurrentProcess.exit(status)
 }
 
 let arguments = CommandLine.arguments
 if arguments.count == 2 && ["-h", "--help"].contains(arguments[1]) { usage(0) }
 if arguments.count == 2 && arguments[1] == "--list" {
     for target in FuzzTarget.allCases { print(target.rawValue, target.dictionaryName) }
-    exit(0)
+    CurrentProcess.exit(0)
 }
 guard arguments.count >= 2, let target = FuzzTarget(rawValue: arguments[1]) else { usage(64) }
 
@@ -52,9 +44,9 @@ guard arguments.count >= 2, let target = FuzzTarget(rawValue: arguments[1]) else
     for index in 2..<Int(CommandLine.argc) { driverArguments.append(CommandLine.unsafeArgv[index]) }
     driverArguments.append(nil)
     var count = CInt(driverArguments.count - 1)
-    exit(
+    CurrentProcess.exit(
         driverArguments.withUnsafeMutableBufferPointer { buffer in
-            var base = buffer.baseAddress!
+            guard var base = buffer.baseAddress else { return 2 }  // never: the array holds argv[0] and nil
             return runDriver(&count, &base) { testOneInput($0, $1) }
         })
 #else
@@ -62,7 +54,7 @@ guard arguments.count >= 2, let target = FuzzTarget(rawValue: arguments[1]) else
         let count = try Replay.run(target, paths: Array(arguments.dropFirst(2))) { print($0) }
         print("\(target.rawValue): \(count) inputs ran, none crashed")
     } catch {
-        printError("iapkg-fuzz: \(error)\n")
-        exit(2)
+        CurrentProcess.writeToStandardError("iapkg-fuzz: \(error)\n")
+        CurrentProcess.exit(2)
     }
 #endif

@@ -27,6 +27,21 @@ import Testing
         #expect(overflow.errorRules == ["xar-data-range"])
     }
 
+    @Test func dataStreamsRefuseTheRangesOpenRefusedAndNoOthers() throws {
+        let sound = try directory.open(XarFixture())
+        #expect(sound.dataOutsideFile.isEmpty)
+        #expect(try sound.readRule("raw.bin") == nil)
+        let overflow = try directory.open(
+            XarFixture.editingTOC {
+                $0.replacingFirst("<length>200</length>", with: "<length>18446744073709551615</length>")
+            })
+        let raw = try overflow.requireFile("raw.bin")
+        #expect(overflow.dataOutsideFile == [HeapSpan(try #require(raw.data))])
+        // The stream takes open's record: the overflowing range is refused, never added to the heap offset.
+        #expect(try overflow.readRule("raw.bin") == "xar-data-range")
+        #expect(try overflow.readRule("hello.txt") == nil)
+    }
+
     @Test func identicalFilesSharingARangeAreOneDataStream() throws {
         let content = Array("same bytes".utf8)
         var fixture = XarFixture()

@@ -1,5 +1,4 @@
 import IAPCore
-import IAPRules
 import XMLKit
 
 /// What `iapkg bump` did.
@@ -59,10 +58,8 @@ public enum VersionBumper {
                 pairs[index].value = .string(next.text)
                 updated = try PropertyListWriter.xml(.dictionary(pairs))
             }
-        } catch let error as IAPKitError {
-            throw error
         } catch {
-            throw .invalid(path: plistPath, findings: [Rule.plistSyntax.finding("ContentInfo.plist", "\(error)")])
+            throw IAPKitError(error, path: plistPath)
         }
         do {
             try replaceFile(plistPath, with: updated, mode: mode)

@@ -36,15 +36,7 @@ public struct ContentInfo: Sendable, Equatable {
         do {
             (value, format) = try PropertyListReader.read(bytes, maxBytes: maxBytes)
         } catch {
-            return (
-                nil,
-                [
-                    Rule.plistSyntax.finding(
-                        entry,
-                        "ContentInfo.plist is not a valid property list: \(error); fix it or recreate it with iapkg init"
-                    )
-                ]
-            )
+            return (nil, [error.finding(entry: entry)])
         }
         guard case .dictionary(let pairs) = value else {
             return (nil, [Rule.plistRoot.finding(entry, "the root of ContentInfo.plist must be a dictionary")])

@@ -2,13 +2,14 @@ import BomKit
 import IAPCore
 import IAPRules
 import PayloadKit
+import XMLKit
 import XarKit
 
 extension IAPKitError {
     /// The one translation of an error from a lower layer into the domain's: an `IAPKitError` as it
-    /// is; a `SystemError` as ``system(_:)``; with the `path` of the package being read, a xar, Payload
-    /// or Bom error as ``invalid(path:findings:)`` holding the finding of the rule it breaks; anything
-    /// else as ``failed(_:)``, in words.
+    /// is; a `SystemError` as ``system(_:)``; with the `path` of the package being read, a xar, Payload,
+    /// Bom or ContentInfo.plist error as ``invalid(path:findings:)`` holding the finding of the rule it
+    /// breaks; anything else as ``failed(_:)``, in words.
     public init(_ error: any Error, path: String? = nil) {
         switch error {
         case let error as IAPKitError: self = error
@@ -19,6 +20,8 @@ extension IAPKitError {
             self = .invalid(path: path ?? "", findings: [error.rule.finding(nil, "\(error)")])
         case let error as BomError where path != nil:
             self = .invalid(path: path ?? "", findings: [error.rule.finding(nil, "\(error)")])
+        case let error as PropertyListError where path != nil:
+            self = .invalid(path: path ?? "", findings: [error.finding()])
         default: self = .failed("\(error)")
         }
     }

@@ -55,7 +55,7 @@ let package = Package(
                 "IAPKit", "IAPRules", "XMLKit", "XarKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ], exclude: ["Schemas"]),
-        .executableTarget(name: "iapkg", dependencies: ["IAPKitCLI"]),
+        .executableTarget(name: "iapkg", dependencies: ["IAPCore", "IAPKitCLI"]),
         // libFuzzer targets, one per parser of untrusted bytes (`.ci/fuzz` builds them with
         // -sanitize=fuzzer,address -DFUZZING); a plain build makes `iapkg-fuzz TARGET FILE…`, which replays inputs.
         .target(

@@ -77,3 +77,7 @@ size_t iap_heap_bytes_in_use(void) {
     struct mallinfo2 info = mallinfo2();
     return info.uordblks + info.hblkhd;
 }
+
+int iap_set_mmap_threshold(size_t bytes) {
+    return mallopt(M_MMAP_THRESHOLD, (int)bytes);
+}

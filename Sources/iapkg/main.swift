@@ -1,3 +1,5 @@
+import IAPCore
 import IAPKitCLI
 
+HeapTuning.keepLargeBlocksOutOfTheHeap()
 IAPCommand.main()

@@ -29,3 +29,7 @@ int iap_install_stop_pipe(int fd);
 
 /// Heap bytes in use, over every malloc arena (mallinfo2: uordblks + hblkhd).
 size_t iap_heap_bytes_in_use(void);
+
+/// mallopt(M_MMAP_THRESHOLD, bytes): blocks of at least `bytes` always come from their own mapping
+/// (given back on free), and glibc stops raising the threshold by itself. Returns 1 on success.
+int iap_set_mmap_threshold(size_t bytes);

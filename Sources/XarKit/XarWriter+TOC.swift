@@ -115,9 +115,9 @@ extension XarWriter {
 
     /// `file`, `directory` or `broken`, by resolving the target among the archive's own entries.
     private func linkType(of entry: Entry) -> String {
-        guard let target = entry.linkTarget, !target.hasPrefix("/") else { return "broken" }
-        var parts = entry.path.split(separator: "/").dropLast().map(String.init)
-        for part in target.split(separator: "/") {
+        guard let target = entry.linkTarget, !PathText.isAbsolute(target) else { return "broken" }
+        var parts = Array(PathText.components(entry.path, omittingEmpty: true).dropLast())
+        for part in PathText.components(target, omittingEmpty: true) {
             switch part {
             case ".": continue
             case "..":

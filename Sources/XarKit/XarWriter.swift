@@ -107,7 +107,7 @@ public final class XarWriter {
                 rule: nil, "mtime \"\(mtime)\" is not YYYY-MM-DDTHH:MM:SSZ", entry: path,
                 advice: "give an ISO-8601 UTC time such as 2024-01-01T00:00:00Z")
         }
-        let components = path.split(separator: "/", omittingEmptySubsequences: false)
+        let components = PathText.components(path)
         guard components.count <= Self.maxDepth,
             components.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." && !$0.utf8.contains(0) })
         else {
@@ -133,7 +133,7 @@ public final class XarWriter {
         data: XarData?
     ) throws(XarError) {
         try checkNew(path: path, mtime: mtime)
-        let components = path.split(separator: "/")
+        let components = PathText.components(path, omittingEmpty: true)
         let index = entries.count
         entries.append(
             Entry(

@@ -61,6 +61,12 @@ struct ValidateRun {
 
 /// Runs the built binary's `validate --json` and checks verdicts.
 enum Validate {
+    /// A bound on a refusal that must come from the declared numbers, before any decoding. Decoding
+    /// the bombs these tests declare (100 GiB, 20 GiB, a billion laughs) takes minutes, so a bound
+    /// this loose still fails if the numbers are not judged first, yet a loaded CI machine or a
+    /// sanitizer build does not trip it. Speed itself is measured in Benchmarks/, never here.
+    static let refusedBeforeDecodingSeconds = 20.0
+
     /// Runs `iapkg validate <paths> --json <extra>`.
     static func run(_ paths: [String], _ extra: [String] = [], environment: [String: String] = [:]) throws
         -> ValidateRun

@@ -1,3 +1,5 @@
+import IAPCore
+
 /// One entry of a content tree, wherever it came from: a folder on disk, a bare-tree xar, or a
 /// product archive's Payload. The rule engine judges these, so every source is held to the same rules.
 public struct ContentEntry: Sendable, Equatable {
@@ -83,7 +85,7 @@ public struct ContentEntry: Sendable, Equatable {
         let joined = parts.joined(separator: "/")
         if rawPath == joined {
             storedRawPath = nil
-        } else if rawPath.hasPrefix("./"), rawPath.utf8.dropFirst(2).elementsEqual(joined.utf8) {
+        } else if PathText.startsWithDotSlash(rawPath), rawPath.utf8.dropFirst(2).elementsEqual(joined.utf8) {
             storedRawPath = nil
             dotSlash = true
         } else {
@@ -123,10 +125,9 @@ public struct ContentEntry: Sendable, Equatable {
     /// Splits a stored path into components, dropping one leading "./" (or a lone ".").
     /// Empty, "." and ".." components are kept so the rules can refuse them.
     public static func components(of rawPath: String) -> [String] {
-        var text = Substring(rawPath)
-        if text == "." { return [] }
-        if text.hasPrefix("./") { text = text.dropFirst(2) }
+        if rawPath.utf8.elementsEqual(".".utf8) { return [] }
+        let text = PathText.droppingDotSlash(rawPath)
         if text.isEmpty { return [] }
-        return text.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        return PathText.components(text)
     }
 }

@@ -89,7 +89,7 @@ enum ProductPackageChecker {
             // Their Bom size and checksum are held against the link that carries the data.
             var deferred: [String: BomIndex.Record] = [:]
             while let item = try reader.nextEntry() {
-                if item.path != "." && !item.path.hasPrefix("./") {
+                if item.path != "." && !PathText.startsWithDotSlash(item.path) {
                     content.findings.append(
                         Rule.shapePayloadPrefix.finding(
                             ContentEntry.reportedPath(ofStored: item.path),

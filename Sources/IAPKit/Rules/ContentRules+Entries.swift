@@ -5,7 +5,7 @@ import IAPRules
 extension ContentRules {
     static func checkNames(_ entries: EntryList, _ findings: inout [Finding]) {
         for (index, entry) in entries.enumerated() {
-            if entry.rawPath.hasPrefix("/") {
+            if PathText.isAbsolute(entry.rawPath) {
                 findings.append(
                     Rule.entryAbsolutePath.finding(
                         entry,

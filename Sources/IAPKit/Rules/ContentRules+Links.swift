@@ -52,7 +52,7 @@ extension ContentRules {
                 let raw = entry.hardlinkTarget ?? ""
                 let parts = ContentEntry.components(of: raw)
                 let relative =
-                    !raw.hasPrefix("/") && !parts.isEmpty
+                    !PathText.isAbsolute(raw) && !parts.isEmpty
                     && parts.allSatisfy { EntryNameRules.problem(with: $0) == nil }
                 let target = parts.joined(separator: "/")
                 if relative, let kind = paths[target], kind == .file, target != entry.path {

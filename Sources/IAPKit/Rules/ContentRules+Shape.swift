@@ -8,7 +8,7 @@ extension ContentRules {
         var implicitDirectories: Set<String> = []
         // Absolute and traversing paths are reported by checkNames; they are not root entries.
         for entry in entries
-        where !entry.components.isEmpty && !entry.rawPath.hasPrefix("/")
+        where !entry.components.isEmpty && !PathText.isAbsolute(entry.rawPath)
             && EntryNameRules.problem(with: entry.components[0]) == nil
         {
             if entry.components.count == 1 {

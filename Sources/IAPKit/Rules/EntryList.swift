@@ -1,3 +1,5 @@
+import IAPCore
+
 /// The entries the rules judge (every one but the content root itself), with each path joined once
 /// and one path → kind index shared by the rules that look paths up: no per-rule copies, since a
 /// package can hold a million entries.
@@ -14,7 +16,7 @@ struct EntryList: RandomAccessCollection {
         self.all = all
         var positions: [Int32] = []
         positions.reserveCapacity(all.count)
-        for (index, entry) in all.enumerated() where !entry.components.isEmpty || entry.rawPath.hasPrefix("/") {
+        for (index, entry) in all.enumerated() where !entry.components.isEmpty || PathText.isAbsolute(entry.rawPath) {
             positions.append(Int32(truncatingIfNeeded: index))
         }
         self.positions = positions

@@ -57,9 +57,9 @@ public struct SymlinkResolver: Sendable {
 
     private func resolve(target: String, from directory: [String], hops: inout Int) -> Outcome {
         if target.isEmpty { return .empty }
-        if target.hasPrefix("/") { return .absolute }
+        if PathText.isAbsolute(target) { return .absolute }
         var current = directory
-        var pending = target.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        var pending = PathText.components(target, omittingEmpty: true)
         pending.reverse()
         while let part = pending.popLast() {
             switch part {
@@ -74,9 +74,9 @@ public struct SymlinkResolver: Sendable {
                     hops += 1
                     if hops > Self.maxHops { return .loop }
                     if next.isEmpty { return .empty }
-                    if next.hasPrefix("/") { return .absolute }
+                    if PathText.isAbsolute(next) { return .absolute }
                     current.removeLast()
-                    let more = next.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+                    let more = PathText.components(next, omittingEmpty: true)
                     pending.append(contentsOf: more.reversed())
                 } else if !pending.isEmpty, let kind = kinds[key], kind != .directory {
                     return .dangling(current)

@@ -150,7 +150,7 @@ final class StagingWriter {
         guard syncEach else { return try root.syncFileSystem() }
         for file in written { try file.sync() }
         written.removeAll()
-        for path in created.reversed() { try folder(path.split(separator: "/").map(String.init)).sync() }
+        for path in created.reversed() { try folder(PathText.components(path, omittingEmpty: true)).sync() }
         try root.sync()
     }
 

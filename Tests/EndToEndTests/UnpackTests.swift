@@ -186,9 +186,12 @@ import Testing
         #expect(try Harness.run(["iapkg", "unpack", v1, "--into", root]).status == 0)
 
         // A file-size limit makes the write itself fail part-way (EFBIG), whoever runs the test.
-        let limited = try Harness.shell("ulimit -f 1000; exec '\(Harness.binary)' unpack '\(v2)' --into '\(root)'")
-        #expect(limited.status == 2, "\(limited.stderr)")
-        #expect(limited.stderr.contains("error"))
+        if FaultConditions.fileSizeLimitIsUsable {
+            let limited = try Harness.shell(
+                "ulimit -f 1000; exec '\(Harness.binary)' unpack '\(v2)' --into '\(root)'")
+            #expect(limited.status == 2, "\(limited.stderr)")
+            #expect(limited.stderr.contains("error"))
+        }
         #expect(try visibleNames(productFolder(scratch)) == ["1.0", "current", "current.json"])
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: productFolder(scratch)).filter {

@@ -37,9 +37,7 @@ extension XarArchive {
             count = max(0, made)
         }
         guard made == Int(declared) else { return nil }
-        let extractedHasher = DigestHasher(extractedAlgorithm)
-        extractedHasher.update(bytes)
-        guard extractedHasher.finish() == extracted.digest else { return nil }
+        guard DigestHasher.digest(extractedAlgorithm, of: bytes) == extracted.digest else { return nil }
         return bytes
     }
 }

@@ -35,6 +35,7 @@ final class MemoryBIO {
 
     /// A read-only BIO over a private copy of `bytes`.
     init(reading bytes: [UInt8]) throws(CryptoError) {
+        CryptoLibrary.prepare()
         guard bytes.count < Int(Int32.max) else {
             throw CryptoError("\(bytes.count) bytes are too many for OpenSSL to read at once")
         }

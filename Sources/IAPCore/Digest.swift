@@ -41,6 +41,7 @@ public final class DigestHasher {
 
     public init(_ algorithm: DigestAlgorithm) {
         self.algorithm = algorithm
+        CryptoLibrary.prepare()
         guard let context = EVP_MD_CTX_new() else { fatalError("OpenSSL could not allocate a digest context") }
         self.context = context
         let md: OpaquePointer? =

@@ -35,6 +35,7 @@ public enum SignatureVerification {
     public static func verifyCMS(_ der: [UInt8], content: [UInt8], extra: [X509Certificate]) throws(CryptoError)
         -> [X509Certificate]
     {
+        CryptoLibrary.prepare()
         let message = try CMSMessage(der: der)
         let data = try MemoryBIO(reading: content)
         let certificates = try CertificateStack(extra)

@@ -16,6 +16,7 @@ public final class X509Certificate: @unchecked Sendable {
 
     /// Parses one DER certificate; every byte must belong to it.
     public init(der: [UInt8]) throws(CryptoError) {
+        CryptoLibrary.prepare()
         var consumed = 0
         let parsed: OpaquePointer? = der.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return nil }

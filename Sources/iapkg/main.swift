@@ -2,4 +2,5 @@ import IAPCore
 import IAPKitCLI
 
 HeapTuning.keepLargeBlocksOutOfTheHeap()
+CryptoLibrary.prepare()
 IAPCommand.main()

@@ -69,6 +69,9 @@ final class ManifestHasher: @unchecked Sendable {
         queue.async { self.items[path] = ContentManifest.Item(path: path, kind: "symlink", value: target) }
     }
 
+    /// Returns once every queued piece has been hashed.
+    func waitUntilIdle() { queue.sync {} }
+
     /// Waits for every queued piece and returns what was recorded, one item per path (the last
     /// write of a path wins, as on disk).
     func finish() -> [ContentManifest.Item] {

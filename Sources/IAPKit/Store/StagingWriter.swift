@@ -42,7 +42,12 @@ final class StagingWriter {
         syncEach = entryCount <= Self.perFileSyncLimit
     }
 
-    deinit { buffer.deallocate() }
+    /// Waits for the manifest hasher before the buffer goes, so a failed unpack leaves no hashing
+    /// behind it: the error reaches the caller (and the process may exit) with no thread still busy.
+    deinit {
+        manifest.waitUntilIdle()
+        buffer.deallocate()
+    }
 
     /// Writes one entry; `read` delivers a file's decoded bytes (0 at the end).
     func write(_ entry: ContentEntry, read: ((UnsafeMutableRawBufferPointer) throws -> Int)?) throws {

@@ -67,7 +67,7 @@ let package = Package(
         .testTarget(name: "IAPCoreTests", dependencies: ["IAPCore"]),
         .testTarget(name: "XMLKitTests", dependencies: ["XMLKit"]),
         .testTarget(name: "XarKitTests", dependencies: ["XarKit", "IAPRules", "IAPCore"]),
-        .testTarget(name: "BomKitTests", dependencies: ["BomKit"]),
+        .testTarget(name: "BomKitTests", dependencies: ["BomKit", "IAPCore"]),
         .testTarget(name: "PayloadKitTests", dependencies: ["PayloadKit", "IAPCore"]),
         .testTarget(
             name: "IAPKitTests",

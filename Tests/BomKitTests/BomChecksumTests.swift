@@ -1,4 +1,5 @@
 import BomKit
+import IAPCore
 import Testing
 
 @Suite struct BomChecksumTests {
@@ -51,5 +52,35 @@ struct SplitMix64: RandomNumberGenerator {
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
+    }
+}
+
+@Suite struct CksumCRCTests {
+    /// The folded (PCLMULQDQ) path and the byte table agree on every length, alignment and start state.
+    @Test func fastPathMatchesTheTable() {
+        var generator = SplitMix64(seed: 11)
+        let bytes = (0..<2200).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+        bytes.withUnsafeBytes { all in
+            for offset in 0..<17 {
+                for count in stride(from: 0, through: 2100, by: 7) {
+                    let piece = UnsafeRawBufferPointer(rebasing: all[offset..<(offset + count)])
+                    let start = UInt32(truncatingIfNeeded: generator.next())
+                    #expect(CksumCRC.update(start, piece) == CksumCRC.updatePortable(start, piece))
+                }
+            }
+        }
+    }
+
+    /// The table itself against the bit-by-bit definition.
+    @Test func tableMatchesTheDefinition() {
+        var generator = SplitMix64(seed: 13)
+        let bytes = (0..<300).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+        var bitwise: UInt32 = 0x1234_5678
+        for byte in bytes {
+            bitwise ^= UInt32(byte) << 24
+            for _ in 0..<8 { bitwise = bitwise & 0x8000_0000 != 0 ? (bitwise << 1) ^ 0x04C1_1DB7 : bitwise << 1 }
+        }
+        #expect(bytes.withUnsafeBytes { CksumCRC.updatePortable(0x1234_5678, $0) } == bitwise)
+        #expect(bytes.withUnsafeBytes { CksumCRC.update(0x1234_5678, $0) } == bitwise)
     }
 }

@@ -1,5 +1,6 @@
 #pragma once
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 /// copy_file_range(2), which glibc declares only under _GNU_SOURCE.
@@ -33,3 +34,10 @@ size_t iap_heap_bytes_in_use(void);
 /// mallopt(M_MMAP_THRESHOLD, bytes): blocks of at least `bytes` always come from their own mapping
 /// (given back on free), and glibc stops raising the threshold by itself. Returns 1 on success.
 int iap_set_mmap_threshold(size_t bytes);
+
+/// Advances the POSIX cksum(1) CRC state `crc` (polynomial 0x04C11DB7, MSB first, no inversion)
+/// over `count` bytes: PCLMULQDQ folding where the processor has it, a byte table otherwise.
+uint32_t iap_cksum_crc_update(uint32_t crc, const void *bytes, size_t count);
+
+/// The same as `iap_cksum_crc_update` by the byte table only, for tests that hold the two together.
+uint32_t iap_cksum_crc_update_portable(uint32_t crc, const void *bytes, size_t count);

@@ -71,8 +71,9 @@ extension TOCHandler {
         guard let first = fileFrames[frameIndex].firstName else {
             fileFrames[frameIndex].firstName = decoded.name
             toc.files[index].name = decoded.name
-            toc.files[index].storedName = decoded.stored
-            toc.files[index].libarchiveName = decoded.libarchive
+            // Most names are plain: their rare fields stay unboxed (nil is what a new file holds).
+            if decoded.stored != nil { toc.files[index].storedName = decoded.stored }
+            if decoded.libarchive != nil { toc.files[index].libarchiveName = decoded.libarchive }
             return
         }
         if first != decoded.name {

@@ -21,8 +21,7 @@ enum TOCReader {
     {
         let start = UInt64(header.headerSize)
         let end = start + header.tocCompressedLength
-        let handler = TOCHandler(
-            limits: limits, declaredTOCBytes: min(header.tocUncompressedLength, limits.maxTOCBytes))
+        let handler = TOCHandler(limits: limits)
         let xmlLimits = XMLLimits(maxBytes: Int(clamping: limits.maxTOCBytes), maxDepth: limits.maxDepth)
         let parser: StrictXMLParser
         do {

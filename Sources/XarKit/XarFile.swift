@@ -138,11 +138,6 @@ public struct XarFile: Equatable, Sendable {
     public var id: UInt64?
     /// The decoded `<name>` (empty when missing): what every other reader extracts.
     public var name: String
-    /// The `<name>` text as stored, when it differs from ``name`` (an `enctype="base64"` name); nil otherwise.
-    public var storedName: String?
-    /// The name libarchive 3.x (bsdtar) extracts, only where it differs from ``name``: it stops a
-    /// base64 name at its first line break, so names over 54 bytes lose their tail there.
-    public var libarchiveName: String?
     /// The full path inside the archive: parent directories' decoded names joined with `/`.
     public var path: String
     /// Index in `XarTOC.files` of the enclosing `<file>`, nil at the top level.
@@ -161,12 +156,8 @@ public struct XarFile: Equatable, Sendable {
     public var group: String?
     /// The `<mtime>` text as written (ISO-8601).
     public var mtime: String?
-    /// A symlink's `<link>` text: its target.
-    public var linkTarget: String?
-    /// A symlink's `<link type="…">` attribute (`file`, `directory`, `broken`).
-    public var linkType: String?
-    /// A hard link's role, from the `link` attribute of `<type>`.
-    public var hardLink: XarHardLink?
+    /// The fields few files carry (an encoded name, a link), out of line: nil when all are nil.
+    var rare: XarFileRareFields?
     /// The file's data, when it has a complete `<data>`.
     public var data: XarData?
     /// True when the file carries `<ea>` extended attributes.

@@ -81,6 +81,7 @@ final class StagingWriter {
             if source != target, refreshed.insert(key).inserted { try copy(source, to: target) }
             if entry.components != source { try copy(source, to: entry.components) }
         }
+        guard !links.isEmpty else { return }  // the resolver indexes every entry: only for links
         let resolver = SymlinkResolver(entries: allEntries)
         for entry in links {
             guard let name = entry.components.last, let target = entry.linkTarget else { continue }

@@ -39,17 +39,17 @@ public enum Unpacker {
         guard status.isRegularFile else {
             throw IAPKitError.system(SystemError("open", path: package, code: SystemError.Code.isDirectory))
         }
-        let outcome = try PackageValidator.validatePackage(
+        var outcome = try PackageValidator.validatePackage(
             package, size: status.size,
             options: ValidationOptions(
                 strict: options.strict, productIdentifier: options.productIdentifier,
                 maxUnpackedSize: options.maxUnpackedSize),
             keepArchive: true)
         validation = outcome.report
-        guard outcome.report.valid, let info = outcome.info, let archive = outcome.archive, let parts = outcome.parts
-        else {
+        guard outcome.report.valid, let info = outcome.info, outcome.archive != nil, let parts = outcome.parts else {
             throw IAPKitError.invalid(path: package, findings: outcome.report.findings)
         }
+        let warnings = outcome.report.findings.filter { $0.severity == .warning }
         let version = info.contentVersion.text
         let store = try VersionStore.open(rootPath, create: true)
         let product = try store.lockProduct(info.productIdentifier, create: true)
@@ -81,7 +81,9 @@ public enum Unpacker {
         var written = (files: 0, bytes: UInt64(0), items: [ContentManifest.Item]())
         do {
             let staging = try product.folder.openDirectory(stagingName)
-            written = try writeContent(outcome.entries, archive: archive, parts: parts, into: staging)
+            // The archive's TOC model and the entry list go as soon as the content is written: the
+            // manifest that follows must not have them beside it (tens of MB at 100,000 entries).
+            written = try writeContent(taking: &outcome, parts: parts, into: staging)
             try FileSystem.setPermissions(staging.path, 0o755)
             try DeliveryManifest.write(
                 productIdentifier: info.productIdentifier, version: version, items: written.items, into: staging)
@@ -137,7 +139,20 @@ public enum Unpacker {
             folder: product.folder.child(version), current: product.folder.readSymlink(VersionStore.currentName),
             removed: removed, files: written.files, bytes: written.bytes,
             seconds: PackageBuilder.monotonicSeconds() - started,
-            warnings: outcome.report.findings.filter { $0.severity == .warning })
+            warnings: warnings)
+    }
+
+    /// Writes every content entry of a validated package into `staging`, decoding the data again,
+    /// and releases the outcome's archive and entries once written.
+    private static func writeContent(
+        taking outcome: inout PackageValidator.PackageOutcome, parts: PackageParts, into staging: DirectoryHandle
+    ) throws -> (files: Int, bytes: UInt64, items: [ContentManifest.Item]) {
+        guard let archive = outcome.archive else { throw IAPKitError.failed("the package was not kept open") }
+        let entries = outcome.entries
+        outcome.archive = nil
+        outcome.entries = []
+        let written = try writeContent(entries, archive: archive, parts: parts, into: staging)
+        return written
     }
 
     /// Writes every content entry of a validated package into `staging`, decoding the data again.

@@ -1,6 +1,5 @@
 import Dispatch
 import IAPCore
-import Synchronization
 
 /// Hashes (SHA-256) the files an unpack writes on a thread of its own, while the writing thread
 /// goes on decoding and writing: the delivery manifest then needs no second read of the content,
@@ -8,7 +7,8 @@ import Synchronization
 ///
 /// Each piece written is copied into one of a few pooled buffers (at most `slots` in flight, so
 /// memory stays bounded) and hashed in order on a serial queue. `@unchecked Sendable`: `current`
-/// and `items` are touched only on `queue`; `free` is a `Mutex`; a `Chunk` belongs to
+/// and `items` are touched only on `queue`; `free` only under `freeLock` (a pthread mutex, which
+/// ThreadSanitizer sees: it reported Synchronization.Mutex's futex hand-off as a race); a `Chunk` belongs to
 /// the writing thread until it is queued and to the queue until it is put back in `free`.
 final class ManifestHasher: @unchecked Sendable {
     private final class Chunk: @unchecked Sendable {
@@ -21,7 +21,8 @@ final class ManifestHasher: @unchecked Sendable {
     private let queue = DispatchQueue(label: "iapkg.unpack.manifest-hasher")
     private let chunkBytes: Int
     private let slots: DispatchSemaphore
-    private let free = Mutex<[Chunk]>([])
+    private let freeLock = ConditionLock()
+    private var free: [Chunk] = []
     private var current: DigestHasher?
     private var items: [String: ContentManifest.Item] = [:]
 
@@ -42,13 +43,13 @@ final class ManifestHasher: @unchecked Sendable {
         while offset < bytes.count {
             let take = min(chunkBytes, bytes.count - offset)
             slots.wait()
-            let chunk = free.withLock { $0.popLast() } ?? Chunk(capacity: chunkBytes)
+            let chunk = freeLock.withLock { free.popLast() } ?? Chunk(capacity: chunkBytes)
             chunk.buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + take]))
             chunk.count = take
             offset += take
             queue.async {
                 self.current?.update(UnsafeRawBufferPointer(rebasing: chunk.buffer[0..<chunk.count]))
-                self.free.withLock { $0.append(chunk) }
+                self.freeLock.withLock { self.free.append(chunk) }
                 self.slots.signal()
             }
         }

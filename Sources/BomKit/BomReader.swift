@@ -2,6 +2,20 @@
 public enum BomReader {
     /// The Bom's paths in stored order: by (parent id, name), the root "." first.
     public static func read(_ bytes: [UInt8], limits: BomLimits = .init()) throws(BomError) -> [BomEntry] {
+        let tree = try readTree(bytes, limits: limits)
+        var paths = [String](repeating: ".", count: tree.nodes.count)
+        tree.forEachIndexDepthFirst { path, index in paths[index] = "./" + String(decoding: path, as: UTF8.self) }
+        return tree.nodes.indices.map { index in
+            let node = tree.nodes[index]
+            return BomEntry(
+                path: paths[index], kind: node.kind, mode: node.mode, uid: node.uid, gid: node.gid,
+                modificationTime: node.modificationTime, size: node.size, checksum: node.checksum,
+                linkTarget: node.linkTarget, device: node.device)
+        }
+    }
+
+    /// The Bom's paths as a ``BomTree``, with every check ``read(_:limits:)`` makes.
+    public static func readTree(_ bytes: [UInt8], limits: BomLimits = .init()) throws(BomError) -> BomTree {
         let file = try BomFile(bytes, limits: limits)
         let infoBlock = try file.variable(BomLayout.bomInfoName)
         let pathsTree = try file.variable(BomLayout.pathsName)
@@ -10,10 +24,9 @@ public enum BomReader {
         try checkBomInfo(infoBlock, pathCount: leafEntries.count, in: file)
 
         // Decode each leaf entry: PathInfo (id, record), File (parent id, name), the record.
-        var nodes: [Node] = []
+        var nodes: [BomTree.Node] = []
         nodes.reserveCapacity(leafEntries.count)
-        var indexOfID: [UInt32: Int] = [:]
-        indexOfID.reserveCapacity(leafEntries.count)
+        var ids = PathIDIndex(capacity: leafEntries.count)
         var previousKey: (parentID: UInt32, name: ArraySlice<UInt8>)?
         for leafEntry in leafEntries {
             let info = try file.block(leafEntry.index0, from: "Paths leaf \(leafEntry.leaf) entry \(leafEntry.slot)")
@@ -23,7 +36,7 @@ public enum BomReader {
             let id = BomFile.u32(info, 0)
             let recordBlock = BomFile.u32(info, 4)
             guard id != 0 else { throw .badPathInfo(block: leafEntry.index0, reason: "path id 0") }
-            guard indexOfID.updateValue(nodes.count, forKey: id) == nil else {
+            guard ids.insert(id, at: nodes.count) else {
                 throw .badPathInfo(block: leafEntry.index0, reason: "path id \(id) appears twice")
             }
 
@@ -42,10 +55,10 @@ public enum BomReader {
                 guard name.elementsEqual([0x2E]) else {
                     throw .badName(block: fileBlock, reason: "a path with parent 0 must be \".\"")
                 }
-            } else if let problem = PathName.problem(with: Array(name), maxBytes: limits.maxNameBytes) {
+            } else if let problem = PathName.problem(with: name, maxBytes: limits.maxNameBytes) {
                 throw .badName(block: fileBlock, reason: problem)
             }
-            guard let nameText = Self.text(name) else {
+            guard Self.isUTF8(name) else {
                 throw .badName(block: fileBlock, reason: "name is not UTF-8")
             }
             if let previous = previousKey {
@@ -60,81 +73,57 @@ public enum BomReader {
             let record = try PathRecord.decode(
                 try file.block(recordBlock, from: "path info block \(leafEntry.index0)"),
                 block: recordBlock, maxTargetBytes: limits.maxPathBytes)
-            nodes.append(Node(id: id, parentID: parentID, name: nameText, recordBlock: recordBlock, record: record))
+            nodes.append(
+                BomTree.Node(
+                    kind: record.kind, mode: record.mode, uid: record.uid, gid: record.gid,
+                    modificationTime: record.modificationTime, size: UInt64(record.size32),
+                    checksumOrDevice: record.checksumOrDevice, linkTarget: nil,
+                    nameStart: UInt32(name.startIndex), nameLength: UInt32(name.count), recordBlock: recordBlock,
+                    id: id, parentID: parentID))
+            if let target = record.linkTarget {
+                guard let text = String(validating: target, as: UTF8.self) else {
+                    nodes[nodes.count - 1].linkTarget = nil
+                    nodes[nodes.count - 1].badLinkTarget = true
+                    continue
+                }
+                nodes[nodes.count - 1].linkTarget = text
+            }
         }
 
         let bigSizes = try size64(in: file, limits: limits)
-        let paths = try rebuildPaths(nodes, indexOfID: indexOfID, limits: limits)
+        let root = try BomTreeCheck.linkParents(&nodes, ids: ids, bytes: bytes, limits: limits)
 
-        var result: [BomEntry] = []
-        result.reserveCapacity(nodes.count)
         var usedBigSizes = 0
-        for (index, node) in nodes.enumerated() {
-            let record = node.record
-            var size = UInt64(record.size32)
+        for index in nodes.indices {
+            let node = nodes[index]
             if let big = bigSizes[node.recordBlock] {
-                guard record.kind == .file, UInt32(truncatingIfNeeded: big.size) == record.size32 else {
+                guard node.kind == .file, UInt32(truncatingIfNeeded: big.size) == UInt32(truncatingIfNeeded: node.size)
+                else {
                     throw .badSize64(
                         block: big.valueBlock,
                         reason:
-                            "size \(big.size) does not belong to the \(record.kind) record \(node.recordBlock) of size \(record.size32)"
+                            "size \(big.size) does not belong to the \(node.kind) record \(node.recordBlock) of size \(node.size)"
                     )
                 }
-                size = big.size
+                nodes[index].size = big.size
                 usedBigSizes += 1
             }
-            var linkTarget: String?
-            if let target = record.linkTarget {
-                guard let text = String(validating: target, as: UTF8.self) else {
-                    throw .badRecord(block: node.recordBlock, reason: "link target is not UTF-8")
-                }
-                linkTarget = text
+            if node.badLinkTarget {
+                throw .badRecord(block: node.recordBlock, reason: "link target is not UTF-8")
             }
-            result.append(
-                BomEntry(
-                    path: paths[index], kind: record.kind, mode: record.mode, uid: record.uid, gid: record.gid,
-                    modificationTime: record.modificationTime, size: size,
-                    checksum: record.kind == .device ? 0 : record.checksumOrDevice,
-                    linkTarget: linkTarget, device: record.kind == .device ? record.checksumOrDevice : nil))
         }
         guard usedBigSizes == bigSizes.count else {
             throw .badSize64(
                 block: (try? file.variable(BomLayout.size64Name)) ?? 0,
                 reason: "\(bigSizes.count - usedBigSizes) entries name no path record")
         }
-        return result
+        return BomTreeCheck.tree(bytes: bytes, nodes: nodes, root: root)
     }
 
-    /// `bytes` as a String if they are UTF-8 (an ASCII name, the common case, is checked in one pass).
-    private static func text(_ bytes: ArraySlice<UInt8>) -> String? {
-        if bytes.allSatisfy({ $0 < 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
-        return String(validating: bytes, as: UTF8.self)
-    }
-
-    /// "parent/name", made in one allocation.
-    private static func joined(_ parent: String, _ name: String) -> String {
-        var parent = parent
-        var name = name
-        return parent.withUTF8 { head in
-            name.withUTF8 { tail in
-                String(unsafeUninitializedCapacity: head.count + 1 + tail.count) { buffer in
-                    _ = buffer.initialize(fromContentsOf: head)
-                    buffer[head.count] = UInt8(ascii: "/")
-                    _ = UnsafeMutableBufferPointer(rebasing: buffer[(head.count + 1)...]).initialize(
-                        fromContentsOf: tail)
-                    return head.count + 1 + tail.count
-                }
-            }
-        }
-    }
-
-    /// One decoded Paths leaf entry.
-    private struct Node {
-        var id: UInt32
-        var parentID: UInt32
-        var name: String
-        var recordBlock: UInt32
-        var record: PathRecord
+    /// Whether `bytes` are UTF-8 (an ASCII name, the common case, is checked in one pass, no copy).
+    private static func isUTF8(_ bytes: ArraySlice<UInt8>) -> Bool {
+        if bytes.allSatisfy({ $0 < 0x80 }) { return true }
+        return String(validating: bytes, as: UTF8.self) != nil
     }
 
     /// BomInfo: version 1, path count + 1, info entries within the block.
@@ -178,51 +167,5 @@ public enum BomReader {
             }
         }
         return sizes
-    }
-
-    /// "./a/b" for every node: exactly one root, every parent present and a directory, no loops.
-    private static func rebuildPaths(_ nodes: [Node], indexOfID: [UInt32: Int], limits: BomLimits) throws(BomError)
-        -> [String]
-    {
-        let roots = nodes.indices.filter { nodes[$0].parentID == 0 }
-        guard roots.count == 1, let root = roots.first else {
-            throw .badRoot(reason: "\(roots.count) paths have parent id 0; exactly one \".\" must")
-        }
-        guard nodes[root].record.kind == .directory else { throw .badRoot(reason: "\".\" is not a directory") }
-
-        var paths = [String?](repeating: nil, count: nodes.count)
-        var onChain = [Bool](repeating: false, count: nodes.count)
-        paths[root] = "."
-        var chain: [Int] = []
-        for start in nodes.indices where paths[start] == nil {
-            // Climb to a node whose path is known, marking the way to catch loops.
-            chain.removeAll(keepingCapacity: true)
-            var current = start
-            while paths[current] == nil {
-                guard !onChain[current] else { throw .parentCycle(id: nodes[current].id) }
-                onChain[current] = true
-                chain.append(current)
-                guard let parent = indexOfID[nodes[current].parentID] else {
-                    throw .orphan(id: nodes[current].id, parentID: nodes[current].parentID, name: nodes[current].name)
-                }
-                current = parent
-            }
-            // Come back down, building each path from its parent's.
-            for index in chain.reversed() {
-                guard let parent = indexOfID[nodes[index].parentID], let parentPath = paths[parent] else {
-                    throw .parentCycle(id: nodes[index].id)
-                }
-                let path = Self.joined(parentPath, nodes[index].name)
-                guard nodes[parent].record.kind == .directory else {
-                    throw .parentNotDirectory(path: path, parent: parentPath)
-                }
-                guard path.utf8.count <= limits.maxPathBytes else {
-                    throw .pathTooLong(path: String(path.prefix(80)) + "…", limit: limits.maxPathBytes)
-                }
-                paths[index] = path
-                onChain[index] = false
-            }
-        }
-        return paths.map { $0 ?? "" }
     }
 }

@@ -83,41 +83,15 @@ enum InspectText {
         lines.append("")
         let sizeWidth = max(4, decimalDigits(report.files.reduce(UInt64(0)) { max($0, $1.size) }))
         lines.append("  TYPE  MODE  " + "SIZE".leftPadded(sizeWidth) + "  PATH")
-        // One byte buffer for the listing: a package can list a million entries.
-        var listing: [UInt8] = []
-        listing.reserveCapacity(report.files.count * 64)
-        func pad(_ text: String, _ width: Int) {
-            let count = text.utf8.count
-            if count < width { listing.append(contentsOf: repeatElement(UInt8(ascii: " "), count: width - count)) }
-            listing.append(contentsOf: text.utf8)
-        }
-        let gap: [UInt8] = [0x20, 0x20]
-        let fileType = Array("  file  ".utf8)
-        let folderType = Array("  dir   ".utf8)
-        let linkType = Array("  link  ".utf8)
-        for file in report.files {
-            switch file.type {
-            case .file: listing.append(contentsOf: fileType)
-            case .directory: listing.append(contentsOf: folderType)
-            case .symlink: listing.append(contentsOf: linkType)
-            default: listing.append(contentsOf: "  \(String(file.type.name.prefix(4)))  ".utf8)
-            }
-            pad(file.mode, 4)
-            listing.append(contentsOf: gap)
-            appendDecimal(file.size, width: sizeWidth, to: &listing)
-            listing.append(contentsOf: gap)
-            listing.append(contentsOf: file.path.utf8)
-            if let target = file.linkTarget { listing.append(contentsOf: " -> \(target)".utf8) }
-            listing.append(UInt8(ascii: "\n"))
-        }
-        if listing.last == UInt8(ascii: "\n") { listing.removeLast() }
-        lines.append(String(decoding: listing, as: UTF8.self))
-        return lines.joined(separator: "\n")
+        // The head, then every row, in one byte buffer: a package can list a million entries.
+        let listing = InspectListingText.rows(
+            report.files, sizeWidth: sizeWidth, after: lines.joined(separator: "\n") + "\n")
+        return String(decoding: listing.last == UInt8(ascii: "\n") ? listing.dropLast() : listing[...], as: UTF8.self)
     }
 }
 
 /// How many decimal digits `value` has (1 for 0).
-private func decimalDigits(_ value: UInt64) -> Int {
+func decimalDigits(_ value: UInt64) -> Int {
     var digits = 1
     var rest = value / 10
     while rest > 0 {
@@ -125,21 +99,6 @@ private func decimalDigits(_ value: UInt64) -> Int {
         rest /= 10
     }
     return digits
-}
-
-/// Appends `value` in decimal, right-aligned in `width` columns, without making a String.
-private func appendDecimal(_ value: UInt64, width: Int, to bytes: inout [UInt8]) {
-    let digits = decimalDigits(value)
-    if digits < width { bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: width - digits)) }
-    let end = bytes.count + digits
-    bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: digits))
-    var rest = value
-    var index = end
-    repeat {
-        index -= 1
-        bytes[index] = UInt8(ascii: "0") + UInt8(rest % 10)
-        rest /= 10
-    } while rest > 0
 }
 
 extension String {

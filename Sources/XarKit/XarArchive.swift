@@ -171,8 +171,8 @@ public final class XarArchive: Sendable {
 
     /// A bounded, checking stream of `file`'s decoded bytes; `file` is one of ``toc``'s files (its
     /// heap range was checked when the archive was opened).
-    public func dataStream(for file: XarFile) throws(XarError) -> XarDataStream {
-        try XarDataStream(archive: self, file: file)
+    public func dataStream(for file: XarFile, readAhead: Bool = true) throws(XarError) -> XarDataStream {
+        try XarDataStream(archive: self, file: file, readAhead: readAhead)
     }
 
     /// All of `file`'s decoded bytes, checked; refuses entries larger than `maxBytes`.

@@ -41,7 +41,9 @@ public final class XarDataStream {
     private var ended = false
     private var failure: XarError?
 
-    init(archive: XarArchive, file: XarFile) throws(XarError) {
+    /// With `wanted` false a large entry is read on the caller's thread as it is consumed, for a
+    /// caller that decodes only its head.
+    init(archive: XarArchive, file: XarFile, readAhead wanted: Bool = true) throws(XarError) {
         entry = file.path
         descriptor = archive.descriptor
         guard let data = file.data else {
@@ -70,7 +72,7 @@ public final class XarDataStream {
         archived = try Self.expect(data.archivedChecksum, "archived-checksum", Rule.xarArchivedChecksum, file.path)
         extracted = try Self.expect(data.extractedChecksum, "extracted-checksum", Rule.xarExtractedChecksum, file.path)
         extractedIsArchived = data.encoding == .stored && archived?.hasher.algorithm == extracted?.hasher.algorithm
-        if length >= Self.readAheadThreshold {
+        if wanted && length >= Self.readAheadThreshold {
             readAhead = try? ReadAheadReader(
                 file: descriptor, start: start, length: length, chunkSize: Self.readChunk,
                 hasher: archived?.hasher)

@@ -35,9 +35,9 @@ public enum PackageInspector {
             case .product:
                 report.compression = "gzip"
                 if let bom = parts.bom {
-                    let entries = try BomReader.read(try archive.readAll(bom, maxBytes: Limits.bomBytes))
-                    var modes = ModeText()
-                    report.files = entries.compactMap { file(from: $0, modes: &modes) }
+                    // Listed straight from the Bom's tree, already in depth-first order.
+                    let tree = try BomReader.readTree(try archive.readAll(bom, maxBytes: Limits.bomBytes))
+                    report.files = Self.files(of: tree)
                 }
                 if let payload = parts.payload {
                     let head = try contentInfoFromPayloadHead(archive, payload)
@@ -48,7 +48,7 @@ public enum PackageInspector {
                 let encodings = Set(archive.toc.files.compactMap { $0.data?.encoding.style })
                 report.compression = encodings.map(encodingName).sorted().joined(separator: ", ")
                 var modes = ModeText()
-                report.files = archive.toc.files.compactMap { file(from: $0, modes: &modes) }
+                report.files = DepthFirstOrder.sorted(archive.toc.files.compactMap { file(from: $0, modes: &modes) })
                 if let plist = archive.toc.files.first(where: {
                     ContentEntry.components(of: $0.path) == ["ContentInfo.plist"]
                 }) {
@@ -78,7 +78,6 @@ public enum PackageInspector {
                     "ContentInfo.plist", offset: nil,
                     "the package has no ContentInfo.plist"))
         }
-        report.files = DepthFirstOrder.sorted(report.files)
         report.fileCount = report.files.count
         report.unpackedSize = report.files.reduce(UInt64(0)) { $0.addingSaturated($1.type == .file ? $1.size : 0) }
         report.notes = notes
@@ -132,7 +131,8 @@ public enum PackageInspector {
         _ archive: XarArchive,
         _ payload: XarFile
     ) throws -> (plist: [UInt8]?, compression: PayloadCompression?) {
-        let stream = try archive.dataStream(for: payload)
+        // No read-ahead: only the head is decoded, so reading (and digesting) more is waste.
+        let stream = try archive.dataStream(for: payload, readAhead: false)
         var leading: [UInt8] = []
         let reader = try PayloadReader(maxDecodedBytes: Limits.inspectedPayloadBytes) { buffer in
             let n = try stream.read(into: buffer)
@@ -177,18 +177,26 @@ public enum PackageInspector {
         return stripped ?? stored
     }
 
-    private static func file(from entry: BomEntry, modes: inout ModeText) -> InspectReport.File? {
-        guard let path = contentPath(entry.path) else { return nil }
-        let kind: ContentEntry.Kind =
-            switch entry.kind {
-            case .file: .file
-            case .directory: .directory
-            case .symlink: .symlink
-            case .device: .characterDevice
-            }
-        return InspectReport.File(
-            path: path, type: kind, size: entry.kind == .directory ? 0 : entry.size,
-            mode: modes.text(UInt32(entry.mode) & 0o7777), linkTarget: entry.linkTarget)
+    /// The Bom's entries below the root, depth-first, each path made once.
+    private static func files(of tree: BomTree) -> [InspectReport.File] {
+        var modes = ModeText()
+        var files: [InspectReport.File] = []
+        files.reserveCapacity(tree.nodes.count)
+        tree.forEachDepthFirst { path, node in
+            let kind: ContentEntry.Kind =
+                switch node.kind {
+                case .file: .file
+                case .directory: .directory
+                case .symlink: .symlink
+                case .device: .characterDevice
+                }
+            files.append(
+                InspectReport.File(
+                    path: String(decoding: path, as: UTF8.self), type: kind,
+                    size: node.kind == .directory ? 0 : node.size, mode: modes.text(UInt32(node.mode) & 0o7777),
+                    linkTarget: node.linkTarget))
+        }
+        return files
     }
 
     private static func file(from entry: XarFile, modes: inout ModeText) -> InspectReport.File? {

@@ -4,7 +4,7 @@
 Each corpus is a content root (ContentInfo.plist + Contents/) whose bytes depend only on the
 corpus name and the scale, so two runs, two machines and two tools measure the same work.
 
-    make_corpus.py DEST [--corpus small|media|text|files100k|files1m|all] [--scale 1.0]
+    make_corpus.py DEST [--corpus small|media|text|files100k|files1m|big2g|all] [--scale 1.0]
 
   small      20,000 files of 1-16 KiB in nested folders (level data, JSON, icons): about 170 MiB
   media      24 large files, 85% already-compressed bytes (images, audio, video) and 15% text: about 1 GiB
@@ -12,8 +12,10 @@ corpus name and the scale, so two runs, two machines and two tools measure the s
   files100k  100,000 files of 2 KiB, 1,000 to a folder (half text, half random): about 200 MiB
   files1m    1,000,000 files of 2 KiB, 1,000 to a folder: about 2 GiB (2 GiB of disk for the data,
              about 4 GiB with ext4's 4 KiB blocks)
+  big2g      16 incompressible files of 130,000,000 bytes (2,080,000,000 bytes, 1.94 GiB): its package is
+             just under the 2 GiB (2,147,483,648-byte) cap on a package and on its unpacked total
 
---scale multiplies file counts (small, files100k, files1m) or file sizes (media, text); 0.01 gives a
+--scale multiplies file counts (small, files100k, files1m) or file sizes (media, text, big2g); 0.01 gives a
 quick smoke set. "all" means small, media and text; the entry-count corpora are asked for by name.
 """
 import argparse
@@ -159,6 +161,28 @@ def make_media(dest, scale):
             write_stream(os.path.join(contents, folder, "item%02d%s" % (j, ext)), rng, size, kind)
 
 
+BIG_FILES = 16
+BIG_FILE_BYTES = 130000000
+
+
+def make_big2g(dest, scale):
+    """Random bytes (a fixed first byte, so none looks like code): deflate cannot shrink them, so the
+    package is the content's size plus a little, just under 2 GiB at scale 1."""
+    rng = random.Random("big2g")
+    contents = root(dest, "big2g")
+    size = max(1, int(BIG_FILE_BYTES * scale))
+    for j in range(BIG_FILES):
+        path = os.path.join(contents, "assets", "blob%02d.dat" % j)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as f:
+            f.write(b"\x00")
+            left = size - 1
+            while left > 0:
+                n = min(4 << 20, left)
+                f.write(rng.randbytes(n))
+                left -= n
+
+
 def make_text(dest, scale):
     rng = random.Random("text")
     contents = root(dest, "text")
@@ -172,11 +196,11 @@ def make_text(dest, scale):
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("dest")
-    p.add_argument("--corpus", default="all", choices=["small", "media", "text", "files100k", "files1m", "all"])
+    p.add_argument("--corpus", default="all", choices=["small", "media", "text", "files100k", "files1m", "big2g", "all"])
     p.add_argument("--scale", type=float, default=1.0)
     a = p.parse_args()
     makers = {"small": make_small, "media": make_media, "text": make_text,
-              "files100k": make_files100k, "files1m": make_files1m}
+              "files100k": make_files100k, "files1m": make_files1m, "big2g": make_big2g}
     for name in (["small", "media", "text"] if a.corpus == "all" else [a.corpus]):
         if os.path.exists(os.path.join(a.dest, name)):
             print("exists, left as is: %s" % os.path.join(a.dest, name), file=sys.stderr)

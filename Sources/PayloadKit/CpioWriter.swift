@@ -112,7 +112,10 @@ public final class CpioWriter {
         modificationTime: Int64, size: UInt64, symlinkTarget: String?
     ) throws(PayloadError) {
         try validate(path: path, mode: mode, modificationTime: modificationTime)
-        guard nextInode <= CpioLimits.maxOctal6 else { throw .tooManyEntries(limit: Int(CpioLimits.maxOctal6)) }
+        // odc's inode field has six octal digits (262,143). Every entry has nlink 1, and readers match
+        // entries by inode only when nlink > 1 (libarchive, GNU cpio, iapkg), so past that number an
+        // entry gets inode 0, which libarchive writes as it is: a Payload holds any number of entries.
+        let inode = nextInode <= CpioLimits.maxOctal6 ? nextInode : 0
         let pointer = entry.pointer
         entry.clear()
         archive_entry_copy_pathname(pointer, path)
@@ -121,7 +124,7 @@ public final class CpioWriter {
         archive_entry_set_gid(pointer, 0)
         archive_entry_set_dev(pointer, 0)
         archive_entry_set_rdev(pointer, 0)
-        archive_entry_set_ino64(pointer, Int64(nextInode))
+        archive_entry_set_ino64(pointer, Int64(inode))
         archive_entry_set_nlink(pointer, nlink)
         archive_entry_set_mtime(pointer, Int(modificationTime), 0)
         archive_entry_set_size(pointer, Int64(size))

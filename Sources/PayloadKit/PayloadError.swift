@@ -15,8 +15,6 @@ public enum PayloadError: Error, Equatable, Sendable, CustomStringConvertible {
     case fileTooLarge(path: String, size: UInt64, limit: UInt64)
     /// A symlink target that is empty or contains a NUL byte.
     case invalidLinkTarget(path: String, target: String)
-    /// More entries than the odc header's 6-digit inode field can number.
-    case tooManyEntries(limit: Int)
     /// A file body that did not deliver exactly the declared size.
     case sizeMismatch(path: String, declared: UInt64, delivered: UInt64)
     /// The closure producing a file's bytes threw.
@@ -81,8 +79,6 @@ public enum PayloadError: Error, Equatable, Sendable, CustomStringConvertible {
             "\(path) is \(size) bytes; an odc payload entry holds at most \(limit) bytes"
         case .invalidLinkTarget(let path, let target):
             "symlink \(path) has an unusable target \(target.debugDescription): it must be non-empty without NUL bytes"
-        case .tooManyEntries(let limit):
-            "a cpio odc payload holds at most \(limit) entries"
         case .sizeMismatch(let path, let declared, let delivered):
             "\(path) was declared as \(declared) bytes but its body delivered \(delivered)"
         case .dataSourceFailed(let path, let reason):

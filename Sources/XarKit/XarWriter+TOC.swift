@@ -1,4 +1,5 @@
 import IAPCore
+import IAPRules
 import XMLKit
 
 /// Finishing: the TOC written from the entries, compressed, and placed before the heap.
@@ -14,7 +15,7 @@ extension XarWriter {
         renumber()
         let deflater = Deflater(format: .zlib, level: options.compressionLevel)
         var compressed: [UInt8] = []
-        var text = TOCText(deflater: deflater) { compressed.append(contentsOf: $0) }
+        var text = TOCText(deflater: deflater, limit: options.maxTOCBytes) { compressed.append(contentsOf: $0) }
         try xarIO("compressing the TOC") { try writeTOC(to: &text) }
         let header = XarHeader(
             tocCompressedLength: UInt64(compressed.count), tocUncompressedLength: text.length,
@@ -38,7 +39,7 @@ extension XarWriter {
         finished = true
         renumber()
         var xml: [UInt8] = []
-        var text = TOCText(deflater: nil) { xml.append(contentsOf: $0) }
+        var text = TOCText(deflater: nil, limit: options.maxTOCBytes) { xml.append(contentsOf: $0) }
         try xarIO("writing the TOC") { try writeTOC(to: &text) }
         let output = heap
         if let padded = PaddedZlibStream.make(
@@ -139,18 +140,27 @@ extension XarWriter {
 /// uncompressed length.
 private struct TOCText {
     let deflater: Deflater?
+    let limit: UInt64
     let sink: (UnsafeRawBufferPointer) throws -> Void
     var buffer: [UInt8] = []
     var length: UInt64 = 0
 
-    init(deflater: Deflater?, sink: @escaping (UnsafeRawBufferPointer) throws -> Void) {
+    init(deflater: Deflater?, limit: UInt64, sink: @escaping (UnsafeRawBufferPointer) throws -> Void) {
         self.deflater = deflater
+        self.limit = limit
         self.sink = sink
     }
 
     mutating func append(_ text: String) throws {
         buffer.append(contentsOf: text.utf8)
         length += UInt64(text.utf8.count)
+        guard length <= limit else {
+            throw XarError(
+                rule: .xarTocTooLarge,
+                "the table of contents grows past \(limit) bytes, more than readers accept",
+                advice: "a bare tree package holds about 100,000 entries at most; build the product layout "
+                    + "(the default), whose Payload holds any number, or split the content")
+        }
         if buffer.count >= 64 * 1024 { try flush(finish: false) }
     }
 

@@ -10,6 +10,9 @@ public struct XarWriterOptions: Sendable {
     public var creationTime: String
     /// zlib level (0–9) for the TOC and zlib-encoded files.
     public var compressionLevel: Int32
+    /// Largest uncompressed TOC written: readers (iapkg's own, `xar-toc-too-large`) refuse more, so
+    /// the writer refuses to finish such an archive instead of making one nobody may read.
+    public var maxTOCBytes: UInt64 = Limits.tocBytes
 
     /// Options with SHA-1 and zlib level 6 unless told otherwise.
     public init(checksum: DigestAlgorithm = .sha1, creationTime: String, compressionLevel: Int32 = 6) {

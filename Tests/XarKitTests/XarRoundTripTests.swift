@@ -138,6 +138,23 @@ import XarKit
         #expect(try archive.readAll(archive.requireFile("good"), maxBytes: 10) == [9, 8, 7])
     }
 
+    /// A TOC larger than readers accept (`xar-toc-too-large`) is refused while it is written, in
+    /// both finishing modes, so the writer never makes an archive its readers refuse.
+    @Test func writerRefusesATOCReadersWouldRefuse() throws {
+        var options = XarWriterOptions(creationTime: SampleTree.time)
+        options.maxTOCBytes = 4096
+        let writer = try XarWriter(temporaryDirectory: directory.path, options: options)
+        for index in 0..<40 { try writer.addDirectory(path: "folder\(index)", mtime: SampleTree.time) }
+        let output = try FileDescriptor.createExclusive(directory.path + "/big-toc.pkg")
+        let streamed = #expect(throws: XarError.self) { try writer.finish(to: output) }
+        #expect(streamed?.rule == .xarTocTooLarge)
+        let direct = try FileDescriptor.createExclusive(directory.path + "/big-toc-direct.pkg")
+        let inPlace = try XarWriter(directTo: direct, reservedBytes: 1024, options: options)
+        for index in 0..<40 { try inPlace.addDirectory(path: "folder\(index)", mtime: SampleTree.time) }
+        let padded = #expect(throws: XarError.self) { try inPlace.finishInPlace() }
+        #expect(padded?.rule == .xarTocTooLarge)
+    }
+
     @Test func headerSerializesAndParses() {
         let header = XarHeader(
             tocCompressedLength: 0x0102_0304_0506_0708, tocUncompressedLength: 42, checksumAlgorithmCode: 1)

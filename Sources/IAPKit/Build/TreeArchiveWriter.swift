@@ -10,6 +10,14 @@ enum TreeArchiveWriter {
         _ scan: ContentFolderScan, contentInfo: [UInt8], times: EntryTimes,
         to xar: XarWriter, progress: Progress
     ) throws {
+        // Readers refuse a TOC of more files (or more bytes, which the writer checks as it goes):
+        // say so before compressing anything.
+        guard scan.entries.count < Limits.tocFiles else {
+            throw IAPKitError.failed(
+                "\(scan.entries.count) entries are more than a bare tree package holds (readers refuse a TOC of "
+                    + "\(Limits.tocFiles) files or \(Limits.tocBytes >> 20) MiB); build the product layout (the "
+                    + "default), whose Payload holds any number of entries")
+        }
         for source in scan.entries where !source.entry.components.isEmpty {
             let entry = source.entry
             let mtime = Timestamps.iso8601(times.entry(source))

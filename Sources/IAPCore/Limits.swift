@@ -58,8 +58,10 @@ public enum Limits {
     /// Largest Bom: 256 MiB. Readers of a package ask the archive for at most this many bytes and
     /// the Bom reader refuses more, so inspect, validate and unpack refuse the same Boms.
     public static let bomBytes = 256 << 20
-    /// Most paths in the Paths tree (and most entries in any other tree), as `tocFiles`.
-    public static let bomEntries = tocFiles
+    /// Most paths in the Paths tree (and most entries in any other tree): as many as a content folder
+    /// may hold, so every folder `build` accepts fits the product layout (a TOC stops at `tocFiles`,
+    /// but the Bom and the Payload are where a product package keeps its entries).
+    public static let bomEntries = folderEntries
     /// Longest path rebuilt from the Bom, in UTF-8 bytes, counting its leading "./".
     public static let bomPathBytes = pathBytes
     /// Deepest B-tree (levels from a tree's root node down to its leaves).

@@ -12,9 +12,10 @@ enum TreeArchiveWriter {
     ) throws {
         // Readers refuse a TOC of more files (or more bytes, which the writer checks as it goes):
         // say so before compressing anything.
-        guard scan.entries.count < Limits.tocFiles else {
+        let tocFiles = scan.entries.count - 1  // every entry but the folder itself becomes a <file>
+        guard tocFiles <= Limits.tocFiles else {
             throw IAPKitError.failed(
-                "\(scan.entries.count) entries are more than a bare tree package holds (readers refuse a TOC of "
+                "\(tocFiles) entries are more than a bare tree package holds (readers refuse a TOC of more than "
                     + "\(Limits.tocFiles) files or \(Limits.tocBytes >> 20) MiB); build the product layout (the "
                     + "default), whose Payload holds any number of entries")
         }

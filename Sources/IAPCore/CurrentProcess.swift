@@ -7,18 +7,26 @@
 public enum CurrentProcess {
     /// Writes `text` to standard error at once (`write(2)`, retried on `EINTR` and short writes);
     /// a failure to write is ignored, as there is nowhere left to report it.
-    public static func writeToStandardError(_ text: String) {
+    public static func writeToStandardError(_ text: String) { write(text, to: 2) }
+
+    /// Writes `text` to standard output at once, unbuffered, as `writeToStandardError` does.
+    public static func writeToStandardOutput(_ text: String) { write(text, to: 1) }
+
+    private static func write(_ text: String, to descriptor: Int32) {
         var text = text
         text.withUTF8 { bytes in
             guard let base = bytes.baseAddress else { return }
             var done = 0
             while done < bytes.count {
-                let n = retryingOnInterrupt { write(2, base + done, bytes.count - done) }
+                let n = retryingOnInterrupt { Glibc.write(descriptor, base + done, bytes.count - done) }
                 if n <= 0 { return }
                 done += n
             }
         }
     }
+
+    /// Whether `descriptor` (0, 1, 2…) is a terminal.
+    public static func isTerminal(_ descriptor: Int32) -> Bool { isatty(descriptor) == 1 }
 
     /// Ends the process with `status`, flushing standard output first (`exit(3)`).
     public static func exit(_ status: Int32) -> Never {

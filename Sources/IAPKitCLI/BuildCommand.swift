@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import IAPCore
 import IAPKit
 import IAPRules
 
@@ -87,7 +88,7 @@ struct BuildCommand: ParsableCommand {
                 console.note(
                     "Built \(report.output): \(report.productIdentifier) \(report.contentVersion), \(report.layout.rawValue) layout, "
                         + "\(report.fileCount) entries, \(ByteCount.text(report.bytesIn)) in, \(ByteCount.text(report.bytesOut)) out, "
-                        + String(format: "%.2f s", report.seconds))
+                        + FixedPoint.text(report.seconds, places: 2) + " s")
                 if !report.excluded.isEmpty {
                     let shown = report.excluded.prefix(5).joined(separator: ", ")
                     console.note(

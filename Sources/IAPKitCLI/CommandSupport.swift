@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import IAPCore
 import IAPKit
 import IAPRules
@@ -69,6 +69,15 @@ enum ByteCount {
             value /= 1024
             unit += 1
         }
-        return unit == 0 ? "\(bytes) bytes" : String(format: "%.1f %@", value, units[unit])
+        return unit == 0 ? "\(bytes) bytes" : FixedPoint.text(value, places: 1) + " " + units[unit]
+    }
+}
+
+extension String {
+    /// The text cut or padded with spaces to `width` characters, for aligned columns (what
+    /// Foundation's `padding(toLength:withPad:startingAt:)` does with a space).
+    func paddedOrCut(to width: Int) -> String {
+        let count = self.count
+        return count >= width ? String(prefix(width)) : self + String(repeating: " ", count: width - count)
     }
 }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import IAPCore
 
 /// Where a command's output goes: stdout for data, stderr for people. Injected in tests.
 public struct Console: Sendable {
@@ -30,10 +31,10 @@ public struct Console: Sendable {
 
     /// The real process streams.
     public static let standard = Console(
-        writeOut: { text in FileHandle.standardOutput.write(Data(text.utf8)) },
-        writeErr: { text in FileHandle.standardError.write(Data(text.utf8)) },
-        errIsTerminal: isatty(2) == 1,
-        outIsTerminal: isatty(1) == 1,
+        writeOut: { text in CurrentProcess.writeToStandardOutput(text) },
+        writeErr: { text in CurrentProcess.writeToStandardError(text) },
+        errIsTerminal: CurrentProcess.isTerminal(2),
+        outIsTerminal: CurrentProcess.isTerminal(1),
         environment: ProcessInfo.processInfo.environment)
 
     /// The console commands write to; tests bind their own.

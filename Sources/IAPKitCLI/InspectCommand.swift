@@ -54,7 +54,7 @@ enum InspectText {
     static func render(_ report: InspectReport) -> String {
         var lines: [String] = [report.path]
         func row(_ label: String, _ value: String) {
-            lines.append("  " + label.padding(toLength: 13, withPad: " ", startingAt: 0) + value)
+            lines.append("  " + label.paddedOrCut(to: 13) + value)
         }
         row("shape", report.shape.rawValue + (report.componentName.map { " (component \($0).pkg)" } ?? ""))
         row("product", report.productIdentifier ?? "?")

@@ -35,7 +35,7 @@ struct ListCommand: ParsableCommand {
                 for version in product.versions {
                     let mark = version.current ? "*" : " "
                     console.out(
-                        "  \(mark) \(version.version.padding(toLength: 12, withPad: " ", startingAt: 0)) \(version.files) files, \(version.bytes) bytes"
+                        "  \(mark) \(version.version.paddedOrCut(to: 12)) \(version.files) files, \(version.bytes) bytes"
                     )
                 }
             }

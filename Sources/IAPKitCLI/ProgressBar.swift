@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// A one-line progress bar on stderr, only when stderr is a terminal; redrawn at most ten times a second.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import IAPCore
 import IAPKit
 import IAPRules
@@ -139,9 +139,27 @@ extension ValidationOutput {
 
     /// A path as a relative (or absolute) URI reference: each byte outside a path's safe set escaped.
     static func uri(_ path: String) -> String {
-        var allowed = CharacterSet.urlPathAllowed
-        allowed.remove(charactersIn: ";:@")
-        let escaped = path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path
+        var escaped = ""
+        for byte in path.utf8 {
+            if uriSafe(byte) {
+                escaped.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                escaped += "%" + hexDigits[Int(byte >> 4)] + hexDigits[Int(byte & 0xF)]
+            }
+        }
         return path.hasPrefix("/") ? "file://" + escaped : escaped
+    }
+
+    private static let hexDigits = "0123456789ABCDEF".map { String($0) }
+
+    /// RFC 3986's path characters as Foundation's `urlPathAllowed` has them, less ";", ":" and "@".
+    private static func uriSafe(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
+        default:
+            return "!$&'()*+,-./=_~".utf8.contains(byte)
+        }
     }
 }

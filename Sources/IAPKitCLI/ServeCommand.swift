@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import IAPCore
 import IAPKit
 import IAPRules
@@ -115,7 +115,7 @@ enum ServeReport {
 /// One JSON line per event on stdout, one readable line on stderr, from any thread.
 final class ServeLog: Sendable {
     private let console: Console
-    private let lock = NSLock()
+    private let lock = ConditionLock()
 
     init(console: Console) { self.console = console }
 
@@ -134,9 +134,7 @@ final class ServeLog: Sendable {
     }
 
     @Sendable func write(_ event: ServeEvent) {
-        let time = ISO8601DateFormatter.string(
-            from: Date(), timeZone: TimeZone(identifier: "UTC") ?? .current,
-            formatOptions: [.withInternetDateTime, .withFractionalSeconds])
+        let time = Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .gmt).format(Date())
         let line = Line(
             time: time, file: event.file, product: event.productIdentifier, version: event.version,
             outcome: event.outcome.rawValue,
@@ -150,10 +148,10 @@ final class ServeLog: Sendable {
             text += " (\(product) \(version)" + (event.action.map { ", \($0.rawValue)" } ?? "") + ")"
         }
         if let message = event.message { text += ": " + message }
-        text += String(format: " [%.2f s]", event.seconds)
-        lock.lock()
-        defer { lock.unlock() }
-        console.out(json)
-        console.err("iapkg serve: " + text)
+        text += " [" + FixedPoint.text(event.seconds, places: 2) + " s]"
+        lock.withLock {
+            console.out(json)
+            console.err("iapkg serve: " + text)
+        }
     }
 }

@@ -8,7 +8,7 @@ enum SignatureText {
         var lines: [String] = []
         var previous: [XarSignatureCheck.Certificate]?
         for signature in signatures {
-            lines.append("  " + "signature".padding(toLength: 13, withPad: " ", startingAt: 0) + headline(signature))
+            lines.append("  " + "signature".paddedOrCut(to: 13) + headline(signature))
             if signature.certificates.isEmpty { continue }
             if signature.certificates == previous {
                 lines.append("    the same \(signature.certificates.count) certificates as above")
@@ -16,7 +16,7 @@ enum SignatureText {
             }
             previous = signature.certificates
             for (index, certificate) in signature.certificates.enumerated() {
-                let number = "\(index + 1)".padding(toLength: 3, withPad: " ", startingAt: 0)
+                let number = "\(index + 1)".paddedOrCut(to: 3)
                 lines.append("    \(number)subject  \(certificate.subject)")
                 lines.append("       issuer   \(certificate.issuer)")
                 lines.append(

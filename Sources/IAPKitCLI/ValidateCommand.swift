@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import IAPCore
 import IAPKit
 import IAPRules
@@ -222,12 +222,17 @@ struct ValidationOutput {
 
     /// GitHub Actions workflow commands (`::error file=…,title=…::message`) on stderr.
     func writeAnnotations(to console: Console) {
-        func data(_ s: String) -> String {
-            s.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D")
-                .replacingOccurrences(of: "\n", with: "%0A")
+        // By scalar: "\r\n" is one Character, which a Character-wise replace of "\r" would miss.
+        func escaped(_ s: String, _ table: [Unicode.Scalar: String]) -> String {
+            var out = ""
+            for scalar in s.unicodeScalars {
+                if let replacement = table[scalar] { out += replacement } else { out.unicodeScalars.append(scalar) }
+            }
+            return out
         }
+        func data(_ s: String) -> String { escaped(s, ["%": "%25", "\r": "%0D", "\n": "%0A"]) }
         func property(_ s: String) -> String {
-            data(s).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
+            escaped(s, ["%": "%25", "\r": "%0D", "\n": "%0A", ":": "%3A", ",": "%2C"])
         }
         for report in reports {
             for finding in report.findings {

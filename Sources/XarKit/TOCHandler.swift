@@ -79,6 +79,9 @@ final class TOCHandler: XMLEventHandler {
         var taken = XarTOC(
             checksum: nil, checksumCount: 0, creationTime: nil, hasSignature: false, hasXSignature: false, files: [])
         swap(&taken, &toc)
+        // The list grew by doubling (8.6 MB empty at 100,103 files): trimmed now, while little else
+        // is alive, the slack stays out of every later peak.
+        taken.files.shrinkToFit()
         return taken
     }
 

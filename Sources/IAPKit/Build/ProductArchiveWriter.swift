@@ -22,6 +22,7 @@ enum ProductArchiveWriter {
 
         try xar.addDirectory(path: component, mode: 0o755, mtime: time)
         var bom: [BomEntry] = []
+        bom.reserveCapacity(scan.contents.count)
         try xar.addFile(path: component + "/Payload", mode: 0o644, mtime: time, encoding: .stored) { sink in
             try withoutActuallyEscaping(sink) { sink in
                 let payload = try PayloadWriter(level: level, sink: sink)
@@ -76,9 +77,9 @@ enum ProductArchiveWriter {
                 try payload.finish()
             }
         }
-        try xar.addFile(
-            path: component + "/Bom", mode: 0o644, mtime: time, encoding: .zlib,
-            bytes: try BomWriter.write(bom))
+        let bomBytes = try BomWriter.write(bom)
+        bom = []  // the records' paths go before the Bom is compressed
+        try xar.addFile(path: component + "/Bom", mode: 0o644, mtime: time, encoding: .zlib, bytes: bomBytes)
         try xar.addFile(
             path: component + "/PackageInfo", mode: 0o644, mtime: time, encoding: .zlib,
             bytes: ProductArchiveDocuments.packageInfo(

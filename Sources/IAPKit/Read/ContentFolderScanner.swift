@@ -71,6 +71,8 @@ public enum ContentFolderScanner {
             ContentEntry(rawPath: ".", components: [], kind: .directory, permissions: status.permissions),
             modificationTime: status.modificationTime)
         try walk(directory: root, components: [], into: &scan, excludeJunk: excludeJunk)
+        scan.contents.shrinkToFit()
+        scan.modificationTimes.shrinkToFit()
         return scan
     }
 

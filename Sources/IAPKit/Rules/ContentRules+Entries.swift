@@ -57,6 +57,8 @@ extension ContentRules {
         var canonical: [String: Int] = [:]
         var folded: [String: Int] = [:]
         exact.reserveCapacity(entries.count)
+        canonical.reserveCapacity(entries.count)  // grown by doubling, each held two tables at once
+        folded.reserveCapacity(entries.count)
         for (index, entry) in entries.enumerated() where !entry.components.isEmpty {
             let path = entries.paths[index]
             if let first = exact[ExactPath(path)] {

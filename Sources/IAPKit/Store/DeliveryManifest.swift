@@ -17,34 +17,36 @@ public enum DeliveryManifest {
         make(productIdentifier: productIdentifier, version: version, items: try ContentManifest.of(folder).items)
     }
 
-    /// The manifest listing `items` (any order; folders are left out), written straight into bytes:
-    /// one sorted list of positions and the output, never a line string per item (at 100,000 files
-    /// the lines, their join and the sorted copies of the items cost ~70 MB).
-    static func make(productIdentifier: String, version: String, items: [ContentManifest.Item]) -> [UInt8] {
+    /// The manifest listing `items` (any order, each path once; folders are left out), written
+    /// straight into bytes: one sorted list of positions and the output, never a line string per
+    /// item (at 100,000 files the lines, their join and the sorted copies of the items cost ~70 MB).
+    static func make<Line: DeliveryManifestLine>(productIdentifier: String, version: String, items: [Line])
+        -> [UInt8]
+    {
         var order = Array(items.indices)
         order.sort { items[$0].path.utf8.lexicographicallyPrecedes(items[$1].path.utf8) }
         var files = 0
         var total = UInt64(0)
         var estimate = 256
-        for item in items where item.kind == "file" || item.kind == "symlink" {
-            if item.kind == "file" {
+        for item in items where item.isFile || item.isSymlink {
+            if item.isFile {
                 files += 1
                 total &+= item.size
             }
-            estimate += 120 + item.path.utf8.count + item.value.utf8.count
+            estimate += 120 + item.path.utf8.count + item.valueByteCount
         }
         var out: [UInt8] = []
         out.reserveCapacity(estimate)
         out += "{\n  \"fileCount\": \(files),\n  \"files\": [".utf8
         var first = true
-        for index in order where items[index].kind == "file" {
+        for index in order where items[index].isFile {
             let item = items[index]
             out += (first ? "\n    " : ",\n    ").utf8
             first = false
             out += "{\"mode\": \"0\(String(item.mode, radix: 8))\", \"path\": ".utf8
             JSONText.append(item.path, to: &out)
             out += ", \"sha256\": \"".utf8
-            out += item.value.utf8
+            item.appendSHA256Hex(to: &out)
             out += "\", \"size\": \(item.size)}".utf8
         }
         out += (first ? "],\n" : "\n  ],\n").utf8
@@ -52,12 +54,12 @@ public enum DeliveryManifest {
         JSONText.append(productIdentifier, to: &out)
         out += ",\n  \"schemaVersion\": \(schemaVersion),\n  \"symlinks\": [".utf8
         first = true
-        for index in order where items[index].kind == "symlink" {
+        for index in order where items[index].isSymlink {
             out += (first ? "\n    {\"path\": " : ",\n    {\"path\": ").utf8
             first = false
             JSONText.append(items[index].path, to: &out)
             out += ", \"target\": ".utf8
-            JSONText.append(items[index].value, to: &out)
+            JSONText.append(items[index].linkTarget, to: &out)
             out += "}".utf8
         }
         out += (first ? "],\n" : "\n  ],\n").utf8
@@ -76,8 +78,8 @@ public enum DeliveryManifest {
 
     /// Writes the manifest of `items` (what was just written there) into a staging folder not yet
     /// visible (flushed with it).
-    static func write(
-        productIdentifier: String, version: String, items: [ContentManifest.Item], into staging: DirectoryHandle
+    static func write<Line: DeliveryManifestLine>(
+        productIdentifier: String, version: String, items: [Line], into staging: DirectoryHandle
     ) throws {
         let bytes = make(productIdentifier: productIdentifier, version: version, items: items)
         let file = try staging.createFile(fileName, mode: 0o644)

@@ -24,12 +24,14 @@ final class ManifestHasher: @unchecked Sendable {
     private let freeLock = ConditionLock()
     private var free: [Chunk] = []
     private var current: DigestHasher?
-    private var items: [String: ContentManifest.Item] = [:]
+    private var items: [StagedManifestItem] = []
 
-    /// A hasher taking pieces of up to `chunkBytes`, with at most `slots` of them waiting.
-    init(chunkBytes: Int, slots: Int = 4) {
+    /// A hasher taking pieces of up to `chunkBytes`, with at most `slots` of them waiting, for about
+    /// `expectedItems` files and symlinks.
+    init(chunkBytes: Int, slots: Int = 4, expectedItems: Int = 0) {
         self.chunkBytes = chunkBytes
         self.slots = DispatchSemaphore(value: slots)
+        items.reserveCapacity(expectedItems)  // no doubling (and no two copies alive while it grows)
     }
 
     /// Starts the next file (the previous one must be ended).
@@ -60,14 +62,20 @@ final class ManifestHasher: @unchecked Sendable {
         queue.async {
             let digest = self.current?.finish() ?? []
             self.current = nil
-            self.items[path] = ContentManifest.Item(
-                path: path, kind: "file", value: Hex.encode(digest), size: size, mode: 0o644)
+            self.items.append(
+                StagedManifestItem(
+                    path: path, sequence: UInt32(truncatingIfNeeded: self.items.count), size: size,
+                    sha256: SHA256Value(digest)))
         }
     }
 
     /// Records a symlink at `path` to `target`.
     func symlink(path: String, target: String) {
-        queue.async { self.items[path] = ContentManifest.Item(path: path, kind: "symlink", value: target) }
+        queue.async {
+            self.items.append(
+                StagedManifestItem(
+                    path: path, sequence: UInt32(truncatingIfNeeded: self.items.count), size: 0, target: target))
+        }
     }
 
     /// Returns once every queued piece has been hashed.
@@ -75,7 +83,11 @@ final class ManifestHasher: @unchecked Sendable {
 
     /// Waits for every queued piece and returns what was recorded, one item per path (the last
     /// write of a path wins, as on disk).
-    func finish() -> [ContentManifest.Item] {
-        queue.sync { Array(items.values) }
+    func finish() -> [StagedManifestItem] {
+        let all = queue.sync {
+            defer { items = [] }
+            return items
+        }
+        return StagedManifestItem.latestPerPath(all)
     }
 }

@@ -25,10 +25,10 @@ final class StagingWriter {
     private var created: [String] = []
     /// What the delivery manifest lists: each file with the SHA-256 of the bytes written (hashed
     /// on another thread as they go to disk, so the manifest needs no second read), each symlink.
-    private let manifest = ManifestHasher(chunkBytes: 1 << 20)
+    private let manifest: ManifestHasher
 
     /// The files and symlinks written, for `DeliveryManifest` (folders are not listed there).
-    func manifestItems() -> [ContentManifest.Item] { manifest.finish() }
+    func manifestItems() -> [StagedManifestItem] { manifest.finish() }
 
     /// Files smaller than this get no early writeback of their own when one syncfs flushes the
     /// whole staging folder at the end: a system call per small file costs more than it overlaps.
@@ -40,6 +40,7 @@ final class StagingWriter {
     init(root: DirectoryHandle, entryCount: Int) {
         self.root = root
         syncEach = entryCount <= Self.perFileSyncLimit
+        manifest = ManifestHasher(chunkBytes: 1 << 20, expectedItems: entryCount)
     }
 
     /// Waits for the manifest hasher before the buffer goes, so a failed unpack leaves no hashing

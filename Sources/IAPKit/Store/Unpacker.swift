@@ -78,7 +78,7 @@ public enum Unpacker {
         let stagingName = VersionStore.stagingPrefix + VersionStore.randomSuffix()
         try product.folder.makeDirectory(stagingName, mode: 0o700)
         var action = UnpackReport.Action.installed
-        var written = (files: 0, bytes: UInt64(0), items: [ContentManifest.Item]())
+        var written = (files: 0, bytes: UInt64(0), items: [StagedManifestItem]())
         do {
             let staging = try product.folder.openDirectory(stagingName)
             // The archive's TOC model and the entry list go as soon as the content is written: the
@@ -146,7 +146,7 @@ public enum Unpacker {
     /// and releases the outcome's archive and entries once written.
     private static func writeContent(
         taking outcome: inout PackageValidator.PackageOutcome, parts: PackageParts, into staging: DirectoryHandle
-    ) throws -> (files: Int, bytes: UInt64, items: [ContentManifest.Item]) {
+    ) throws -> (files: Int, bytes: UInt64, items: [StagedManifestItem]) {
         guard let archive = outcome.archive else { throw IAPKitError.failed("the package was not kept open") }
         let entries = outcome.entries
         outcome.archive = nil
@@ -159,7 +159,7 @@ public enum Unpacker {
     private static func writeContent(
         _ entries: [ContentEntry], archive: XarArchive, parts: PackageParts,
         into staging: DirectoryHandle
-    ) throws -> (files: Int, bytes: UInt64, items: [ContentManifest.Item]) {
+    ) throws -> (files: Int, bytes: UInt64, items: [StagedManifestItem]) {
         let writer = StagingWriter(root: staging, entryCount: entries.count)
         switch parts.shape {
         case .tree:

@@ -37,6 +37,8 @@ public struct BomTree: Sendable {
         public var checksum: UInt32 { kind == .device ? 0 : checksumOrDevice }
         /// A device's number; nil for everything else.
         public var device: UInt32? { kind == .device ? checksumOrDevice : nil }
+        /// The tree's root ("."), the one node without a parent.
+        public var isRoot: Bool { parent < 0 }
     }
 
     /// The Bom itself: names point into it.

@@ -62,15 +62,8 @@ enum InspectText {
         if !report.extraKeys.isEmpty { row("extra keys", report.extraKeys.joined(separator: ", ")) }
         row("checksum", report.checksumAlgorithm)
         row("compression", report.compression)
-        var counts = (files: 0, folders: 0, links: 0)
-        for file in report.files {
-            switch file.type {
-            case .file: counts.files += 1
-            case .directory: counts.folders += 1
-            case .symlink: counts.links += 1
-            default: break
-            }
-        }
+        let listing = report.listing
+        let counts = (files: listing.fileCount, folders: listing.folderCount, links: listing.linkCount)
         func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
         row(
             "entries",
@@ -81,12 +74,10 @@ enum InspectText {
         row("unpacked", "\(report.unpackedSize) bytes")
         lines += SignatureText.chain(report.signatures ?? [])
         lines.append("")
-        let sizeWidth = max(4, decimalDigits(report.files.reduce(UInt64(0)) { max($0, $1.size) }))
+        let sizeWidth = max(4, decimalDigits(listing.largestSize))
         lines.append("  TYPE  MODE  " + "SIZE".leftPadded(sizeWidth) + "  PATH")
-        // The head, then every row, in one byte buffer: a package can list a million entries.
-        let listing = InspectListingText.rows(
-            report.files, sizeWidth: sizeWidth, after: lines.joined(separator: "\n") + "\n")
-        return String(decoding: listing.last == UInt8(ascii: "\n") ? listing.dropLast() : listing[...], as: UTF8.self)
+        // The head, then every row, in one String: a package can list a million entries.
+        return InspectListingText.text(listing, sizeWidth: sizeWidth, after: lines.joined(separator: "\n") + "\n")
     }
 }
 

@@ -1,29 +1,43 @@
 import IAPKit
 
-/// The rows of inspect's listing ("  file   644   1234  Contents/a.png"), written straight into one
-/// byte buffer sized first: no String and no growth per entry, for a million entries as for ten.
+/// The rows of inspect's listing ("  file   644   1234  Contents/a.png"), written straight from the
+/// package's listing into one String sized first: no value and no growth per entry, for a million
+/// entries as for ten.
 enum InspectListingText {
-    /// `head`, then every row, each ending in a newline; sizes right-aligned in `sizeWidth`
-    /// columns (at least the widest size's digits).
-    static func rows(_ files: [InspectReport.File], sizeWidth: Int, after head: String) -> [UInt8] {
+    /// `head`, then every row of `listing`, each row ending in a newline but the last; sizes
+    /// right-aligned in `sizeWidth` columns (at least the widest size's digits).
+    static func text(_ listing: InspectListing, sizeWidth: Int, after head: String) -> String {
         var capacity = head.utf8.count
-        for file in files { capacity += rowLength(file, sizeWidth: sizeWidth) }
-        return [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
+        listing.forEachRow { row in capacity += rowLength(row, sizeWidth: sizeWidth) }
+        return String(unsafeUninitializedCapacity: capacity) { buffer in
             var writer = Writer(buffer: buffer)
             writer.text(head)
-            for file in files {
+            listing.forEachRow { row in
                 // Each row writes exactly rowLength bytes; refuse (never overrun) if it would not fit.
-                precondition(writer.position + rowLength(file, sizeWidth: sizeWidth) <= buffer.count)
-                writer.row(file, sizeWidth: sizeWidth)
+                precondition(writer.position + rowLength(row, sizeWidth: sizeWidth) <= buffer.count)
+                writer.row(row, sizeWidth: sizeWidth)
             }
-            count = writer.position
+            return writer.position > 0 && buffer[writer.position - 1] == UInt8(ascii: "\n")
+                ? writer.position - 1 : writer.position
         }
     }
 
-    /// The bytes of `file`'s row.
-    private static func rowLength(_ file: InspectReport.File, sizeWidth: Int) -> Int {
-        typeColumn(file.type).count + max(4, file.mode.utf8.count) + 2 + max(sizeWidth, decimalDigits(file.size)) + 2
-            + file.path.utf8.count + (file.linkTarget.map { 4 + $0.utf8.count } ?? 0) + 1
+    /// The bytes of `row`'s line.
+    private static func rowLength(_ row: InspectListing.Row, sizeWidth: Int) -> Int {
+        typeColumn(row.type).count + max(4, digitCount(UInt64(row.permissions), radix: 8)) + 2
+            + max(sizeWidth, digitCount(row.size, radix: 10)) + 2 + row.path.count
+            + (row.linkTarget.map { 4 + $0.utf8.count } ?? 0) + 1
+    }
+
+    /// How many digits `value` has in `radix` (1 for 0).
+    private static func digitCount(_ value: UInt64, radix: UInt64) -> Int {
+        var digits = 1
+        var rest = value / radix
+        while rest > 0 {
+            digits += 1
+            rest /= radix
+        }
+        return digits
     }
 
     private static let fileType = Array("  file  ".utf8)
@@ -45,14 +59,16 @@ enum InspectListingText {
         let buffer: UnsafeMutableBufferPointer<UInt8>
         var position = 0
 
-        mutating func row(_ file: InspectReport.File, sizeWidth: Int) {
-            bytes(typeColumn(file.type))
-            padded(file.mode, width: 4)
+        mutating func row(_ row: InspectListing.Row, sizeWidth: Int) {
+            bytes(typeColumn(row.type))
+            number(UInt64(row.permissions), radix: 8, width: 4)
             spaces(2)
-            decimal(file.size, width: sizeWidth)
+            number(row.size, radix: 10, width: sizeWidth)
             spaces(2)
-            text(file.path)
-            if let target = file.linkTarget {
+            _ = UnsafeMutableBufferPointer(rebasing: buffer[position..<position + row.path.count]).initialize(
+                fromContentsOf: row.path)
+            position += row.path.count
+            if let target = row.linkTarget {
                 bytes([0x20, 0x2D, 0x3E, 0x20])  // " -> "
                 text(target)
             }
@@ -83,21 +99,16 @@ enum InspectListingText {
             }
         }
 
-        private mutating func padded(_ value: String, width: Int) {
-            spaces(width - value.utf8.count)
-            text(value)
-        }
-
-        /// `value` in decimal, right-aligned in `width` columns.
-        private mutating func decimal(_ value: UInt64, width: Int) {
-            let digits = decimalDigits(value)
+        /// `value` in `radix` (8 or 10), right-aligned in `width` columns.
+        private mutating func number(_ value: UInt64, radix: UInt64, width: Int) {
+            let digits = digitCount(value, radix: radix)
             spaces(width - digits)
             var rest = value
             var index = position + digits
             repeat {
                 index -= 1
-                buffer[index] = UInt8(ascii: "0") + UInt8(rest % 10)
-                rest /= 10
+                buffer[index] = UInt8(ascii: "0") + UInt8(rest % radix)
+                rest /= radix
             } while rest > 0
             position += digits
         }

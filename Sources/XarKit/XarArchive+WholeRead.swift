@@ -11,6 +11,41 @@ extension XarArchive {
     /// it through `XarDataStream`, which makes every check again and says what is wrong, so this
     /// path changes no outcome, only the speed of the common one (a Bom of tens of MB).
     func wholeZlibRead(_ file: XarFile, declared: UInt64) -> [UInt8]? {
+        guard let inflated = wholeZlibInflate(file, declared: declared),
+            DigestHasher.digest(inflated.algorithm, of: inflated.bytes) == inflated.digest
+        else { return nil }
+        return inflated.bytes
+    }
+
+    /// ``readAll(_:maxBytes:)`` for a caller with other work to do meanwhile: the decoded bytes come
+    /// back at once and their extracted checksum is checked on a thread of its own. `confirm()` waits
+    /// for that check and throws what `readAll` would have thrown; nothing may be concluded from the
+    /// bytes before it returns (a caller whose parse failed calls it first: a damaged entry is told
+    /// as a checksum fault, not as whatever its bytes then looked like).
+    public func readAllConfirmingLater(_ file: XarFile, maxBytes: Int) throws(XarError) -> (
+        bytes: [UInt8], confirm: () throws(XarError) -> Void
+    ) {
+        let declared = file.data?.size ?? 0
+        guard declared <= UInt64(max(0, maxBytes)), let inflated = wholeZlibInflate(file, declared: declared) else {
+            return (try readAll(file, maxBytes: maxBytes), {})
+        }
+        let matches = ConcurrentResult {
+            DigestHasher.digest(inflated.algorithm, of: inflated.bytes) == inflated.digest
+        }
+        return (
+            inflated.bytes,
+            { () throws(XarError) in
+                // The slow path makes every check again and names the fault.
+                if !matches.value() { _ = try self.readAll(file, maxBytes: maxBytes) }
+            }
+        )
+    }
+
+    /// `file`'s bytes read, archived checksum checked and inflated in one call, with the extracted
+    /// checksum they must have; nil in every case `wholeZlibRead` leaves to the stream.
+    private func wholeZlibInflate(_ file: XarFile, declared: UInt64) -> (
+        bytes: [UInt8], algorithm: DigestAlgorithm, digest: [UInt8]
+    )? {
         guard let data = file.data, data.encoding == .zlib, data.size == declared,
             data.length > 0, data.length <= Self.wholeReadMaxStoredBytes,
             let archived = data.archivedChecksum, let archivedAlgorithm = archived.algorithm,
@@ -37,7 +72,6 @@ extension XarArchive {
             count = max(0, made)
         }
         guard made == Int(declared) else { return nil }
-        guard DigestHasher.digest(extractedAlgorithm, of: bytes) == extracted.digest else { return nil }
-        return bytes
+        return (bytes, extractedAlgorithm, extracted.digest)
     }
 }

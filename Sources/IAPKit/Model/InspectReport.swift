@@ -3,7 +3,7 @@ import IAPRules
 import XarKit
 
 /// What `iapkg inspect` tells about a package, read from the TOC and the Bom without unpacking.
-public struct InspectReport: Codable, Sendable {
+public struct InspectReport: Encodable, Sendable {
     /// One entry of the content, as listed by the Bom (product) or the TOC (tree).
     public struct File: Codable, Sendable, Equatable {
         /// Path below the content root: "ContentInfo.plist", "Contents/a.png".
@@ -36,9 +36,38 @@ public struct InspectReport: Codable, Sendable {
     public var storedSize: UInt64
     /// Bytes of file content once unpacked.
     public var unpackedSize: UInt64
-    public var files: [File]
+    /// Every entry, made from ``listing`` when asked for (JSON, the library): a package can list a million.
+    public var files: [File] { listing.files }
+    /// The entries as read, for walking without a value per entry (the text listing).
+    public var listing = InspectListing()
     /// Problems noticed while reading (inspect is not a validator: run iapkg validate).
     public var notes: [Finding]
     /// The TOC's signatures and their certificate chains; absent when the package is unsigned.
     public var signatures: [XarSignatureCheck]? = nil
+
+    private enum CodingKeys: String, CodingKey {
+        case schemaVersion, path, shape, productIdentifier, contentVersion, extraKeys, componentName
+        case checksumAlgorithm, compression, fileCount, packageSize, storedSize, unpackedSize, files, notes
+        case signatures
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(schemaVersion, forKey: .schemaVersion)
+        try container.encode(path, forKey: .path)
+        try container.encode(shape, forKey: .shape)
+        try container.encodeIfPresent(productIdentifier, forKey: .productIdentifier)
+        try container.encodeIfPresent(contentVersion, forKey: .contentVersion)
+        try container.encode(extraKeys, forKey: .extraKeys)
+        try container.encodeIfPresent(componentName, forKey: .componentName)
+        try container.encode(checksumAlgorithm, forKey: .checksumAlgorithm)
+        try container.encode(compression, forKey: .compression)
+        try container.encode(fileCount, forKey: .fileCount)
+        try container.encode(packageSize, forKey: .packageSize)
+        try container.encode(storedSize, forKey: .storedSize)
+        try container.encode(unpackedSize, forKey: .unpackedSize)
+        try container.encode(files, forKey: .files)
+        try container.encode(notes, forKey: .notes)
+        try container.encodeIfPresent(signatures, forKey: .signatures)
+    }
 }

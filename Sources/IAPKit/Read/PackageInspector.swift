@@ -27,28 +27,41 @@ public enum PackageInspector {
             checksumAlgorithm: archive.toc.checksum?.style ?? "none", compression: "",
             fileCount: 0, packageSize: archive.fileSize,
             storedSize: archive.toc.files.reduce(UInt64(0)) { $0.addingSaturated($1.data?.length ?? 0) },
-            unpackedSize: 0, files: [], notes: [])
+            unpackedSize: 0, notes: [])
         var plistBytes: [UInt8]?
         var plistPresent = false
         do {
             switch parts.shape {
             case .product:
                 report.compression = "gzip"
+                // The Payload's head (for ContentInfo.plist) is decoded on a second core meanwhile.
+                let head = parts.payload.map { payload in
+                    ConcurrentResult { Result { try contentInfoFromPayloadHead(archive, payload) } }
+                }
+                // A Bom that cannot be read is told after the head is in: the product and version still show.
+                var bomFailure: (any Error)?
                 if let bom = parts.bom {
                     // Listed straight from the Bom's tree, already in depth-first order.
-                    let tree = try BomReader.readTree(try archive.readAll(bom, maxBytes: Limits.bomBytes))
-                    report.files = Self.files(of: tree)
+                    do { report.listing = InspectListing(bom: try bomTree(bom, in: archive)) } catch {
+                        bomFailure = error
+                    }
                 }
-                if let payload = parts.payload {
-                    let head = try contentInfoFromPayloadHead(archive, payload)
-                    plistBytes = head.plist
-                    report.compression = head.compression?.rawValue ?? report.compression
+                if let head {
+                    switch head.value() {
+                    case .success(let (plist, compression)):
+                        plistBytes = plist
+                        report.compression = compression?.rawValue ?? report.compression
+                    case .failure(let error):
+                        if bomFailure == nil { throw error }
+                    }
                 }
+                if let bomFailure { throw bomFailure }
             case .tree:
                 let encodings = Set(archive.toc.files.compactMap { $0.data?.encoding.style })
                 report.compression = encodings.map(encodingName).sorted().joined(separator: ", ")
                 var modes = ModeText()
-                report.files = DepthFirstOrder.sorted(archive.toc.files.compactMap { file(from: $0, modes: &modes) })
+                report.listing = InspectListing(
+                    files: DepthFirstOrder.sorted(archive.toc.files.compactMap { file(from: $0, modes: &modes) }))
                 if let plist = archive.toc.files.first(where: {
                     ContentEntry.components(of: $0.path) == ["ContentInfo.plist"]
                 }) {
@@ -78,8 +91,8 @@ public enum PackageInspector {
                     "ContentInfo.plist", offset: nil,
                     "the package has no ContentInfo.plist"))
         }
-        report.fileCount = report.files.count
-        report.unpackedSize = report.files.reduce(UInt64(0)) { $0.addingSaturated($1.type == .file ? $1.size : 0) }
+        report.fileCount = report.listing.count
+        report.unpackedSize = report.listing.unpackedSize
         report.notes = notes
         report.signatures = signatures
         return report
@@ -177,26 +190,18 @@ public enum PackageInspector {
         return stripped ?? stored
     }
 
-    /// The Bom's entries below the root, depth-first, each path made once.
-    private static func files(of tree: BomTree) -> [InspectReport.File] {
-        var modes = ModeText()
-        var files: [InspectReport.File] = []
-        files.reserveCapacity(tree.nodes.count)
-        tree.forEachDepthFirst { path, node in
-            let kind: ContentEntry.Kind =
-                switch node.kind {
-                case .file: .file
-                case .directory: .directory
-                case .symlink: .symlink
-                case .device: .characterDevice
-                }
-            files.append(
-                InspectReport.File(
-                    path: String(decoding: path, as: UTF8.self), type: kind,
-                    size: node.kind == .directory ? 0 : node.size, mode: modes.text(UInt32(node.mode) & 0o7777),
-                    linkTarget: node.linkTarget))
+    /// The Bom's tree, its extracted checksum checked on another core while the tree is parsed.
+    private static func bomTree(_ bom: XarFile, in archive: XarArchive) throws -> BomTree {
+        let (bytes, confirm) = try archive.readAllConfirmingLater(bom, maxBytes: Limits.bomBytes)
+        let tree: BomTree
+        do {
+            tree = try BomReader.readTree(bytes)
+        } catch {
+            try confirm()  // damaged bytes are told as such, not as the parse fault they cause
+            throw error
         }
-        return files
+        try confirm()
+        return tree
     }
 
     private static func file(from entry: XarFile, modes: inout ModeText) -> InspectReport.File? {

@@ -74,20 +74,20 @@ enum InspectText {
         row("unpacked", "\(report.unpackedSize) bytes")
         lines += SignatureText.chain(report.signatures ?? [])
         lines.append("")
-        let sizeWidth = max(4, decimalDigits(listing.largestSize))
+        let sizeWidth = max(4, digitCount(listing.largestSize))
         lines.append("  TYPE  MODE  " + "SIZE".leftPadded(sizeWidth) + "  PATH")
         // The head, then every row, in one String: a package can list a million entries.
         return InspectListingText.text(listing, sizeWidth: sizeWidth, after: lines.joined(separator: "\n") + "\n")
     }
 }
 
-/// How many decimal digits `value` has (1 for 0).
-func decimalDigits(_ value: UInt64) -> Int {
+/// How many digits `value` has in `radix` (1 for 0).
+func digitCount(_ value: UInt64, radix: UInt64 = 10) -> Int {
     var digits = 1
-    var rest = value / 10
+    var rest = value / radix
     while rest > 0 {
         digits += 1
-        rest /= 10
+        rest /= radix
     }
     return digits
 }

@@ -29,17 +29,6 @@ enum InspectListingText {
             + (row.linkTarget.map { 4 + $0.utf8.count } ?? 0) + 1
     }
 
-    /// How many digits `value` has in `radix` (1 for 0).
-    private static func digitCount(_ value: UInt64, radix: UInt64) -> Int {
-        var digits = 1
-        var rest = value / radix
-        while rest > 0 {
-            digits += 1
-            rest /= radix
-        }
-        return digits
-    }
-
     private static let fileType = Array("  file  ".utf8)
     private static let folderType = Array("  dir   ".utf8)
     private static let linkType = Array("  link  ".utf8)

@@ -25,9 +25,9 @@ extension XarArchive {
     public func readAllConfirmingLater(_ file: XarFile, maxBytes: Int) throws(XarError) -> (
         bytes: [UInt8], confirm: () throws(XarError) -> Void
     ) {
-        let declared = file.data?.size ?? 0
-        guard declared <= UInt64(max(0, maxBytes)), let inflated = wholeZlibInflate(file, declared: declared) else {
-            return (try readAll(file, maxBytes: maxBytes), {})
+        let declared = try declaredSize(of: file, maxBytes: maxBytes)
+        guard let inflated = wholeZlibInflate(file, declared: declared) else {
+            return (try readAllStreamed(file, declared: declared), {})
         }
         let matches = ConcurrentResult {
             DigestHasher.digest(inflated.algorithm, of: inflated.bytes) == inflated.digest
@@ -35,8 +35,8 @@ extension XarArchive {
         return (
             inflated.bytes,
             { () throws(XarError) in
-                // The slow path makes every check again and names the fault.
-                if !matches.value() { _ = try self.readAll(file, maxBytes: maxBytes) }
+                // The stream makes every check again and names the fault.
+                if !matches.value() { _ = try self.readAllStreamed(file, declared: declared) }
             }
         )
     }

@@ -177,13 +177,24 @@ public final class XarArchive: Sendable {
 
     /// All of `file`'s decoded bytes, checked; refuses entries larger than `maxBytes`.
     public func readAll(_ file: XarFile, maxBytes: Int) throws(XarError) -> [UInt8] {
+        let declared = try declaredSize(of: file, maxBytes: maxBytes)
+        if let whole = wholeZlibRead(file, declared: declared) { return whole }
+        return try readAllStreamed(file, declared: declared)
+    }
+
+    /// The size `file` declares, refused when over `maxBytes`.
+    func declaredSize(of file: XarFile, maxBytes: Int) throws(XarError) -> UInt64 {
         let declared = file.data?.size ?? 0
         guard declared <= UInt64(max(0, maxBytes)), declared < (1 << 40) else {
             throw XarError(
                 rule: nil, "the entry declares \(declared) bytes, more than the \(maxBytes) allowed here",
                 entry: file.path, advice: "stream it with dataStream(for:) instead")
         }
-        if let whole = wholeZlibRead(file, declared: declared) { return whole }
+        return declared
+    }
+
+    /// `file`'s bytes through `XarDataStream`, which makes every check and names what fails.
+    func readAllStreamed(_ file: XarFile, declared: UInt64) throws(XarError) -> [UInt8] {
         let stream = try dataStream(for: file)
         // Decoded straight into the array returned (no second copy): Boms run to tens of MB.
         var failure: XarError?

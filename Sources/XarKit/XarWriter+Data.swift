@@ -74,9 +74,6 @@ extension XarWriter {
         }
     }
 
-    /// Bytes of heap written straight into the output between two requests to start writing it out.
-    static let writebackBytes: UInt64 = 8 << 20
-
     private func writeData(
         encoding: XarWriterEncoding,
         body: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void
@@ -87,19 +84,14 @@ extension XarWriter {
         var size: UInt64 = 0
         let heap = self.heap
         var written: UInt64 = 0
-        // Written straight into the output, which is flushed before it is renamed into place: the
-        // disk starts on it now, so that flush waits for the tail only, not for the whole package.
-        let writebackStep: UInt64 = directStart == nil ? .max : Self.writebackBytes
-        var sinceWriteback: UInt64 = 0
+        // A heap written straight into the output, which is flushed before it is renamed into
+        // place, goes to the disk as it is written (a temporary heap is copied out later).
+        var pacer: WritebackPacer? = directStart == nil ? nil : WritebackPacer()
         let store: (UnsafeRawBufferPointer) throws -> Void = { bytes in
             archived.update(bytes)
             try heap.write(bytes)
             written += UInt64(bytes.count)
-            sinceWriteback += UInt64(bytes.count)
-            if sinceWriteback >= writebackStep {
-                heap.startWriteback()
-                sinceWriteback = 0
-            }
+            pacer?.wrote(bytes.count, to: heap)
         }
         switch encoding {
         case .stored:

@@ -29,13 +29,13 @@ public struct InspectReport: Encodable, Sendable {
     /// How content is compressed: "gzip" (the product Payload) or the xar encodings used (tree).
     public var compression: String
     /// Entries in `files`.
-    public var fileCount: Int
+    public var fileCount: Int { listing.count }
     /// The .pkg file's size.
     public var packageSize: UInt64
     /// Bytes the xar heap stores (compressed).
     public var storedSize: UInt64
     /// Bytes of file content once unpacked.
-    public var unpackedSize: UInt64
+    public var unpackedSize: UInt64 { listing.unpackedSize }
     /// Every entry, made from ``listing`` when asked for (JSON, the library): a package can list a million.
     public var files: [File] { listing.files }
     /// The entries as read, for walking without a value per entry (the text listing).

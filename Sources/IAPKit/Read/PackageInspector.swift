@@ -25,9 +25,9 @@ public enum PackageInspector {
             path: path, shape: parts.shape, productIdentifier: nil, contentVersion: nil, extraKeys: [],
             componentName: parts.componentName,
             checksumAlgorithm: archive.toc.checksum?.style ?? "none", compression: "",
-            fileCount: 0, packageSize: archive.fileSize,
+            packageSize: archive.fileSize,
             storedSize: archive.toc.files.reduce(UInt64(0)) { $0.addingSaturated($1.data?.length ?? 0) },
-            unpackedSize: 0, notes: [])
+            notes: [])
         var plistBytes: [UInt8]?
         var plistPresent = false
         do {
@@ -91,8 +91,6 @@ public enum PackageInspector {
                     "ContentInfo.plist", offset: nil,
                     "the package has no ContentInfo.plist"))
         }
-        report.fileCount = report.listing.count
-        report.unpackedSize = report.listing.unpackedSize
         report.notes = notes
         report.signatures = signatures
         return report

@@ -108,7 +108,7 @@ final class StagingWriter {
         manifest.begin()
         var size = 0
         if let read {
-            var sinceWriteback = 0
+            var pacer = WritebackPacer()
             while true {
                 let n = try read(buffer)
                 if n == 0 { break }
@@ -117,11 +117,7 @@ final class StagingWriter {
                 manifest.update(bytes)
                 bytesWritten += UInt64(n)
                 size += n
-                sinceWriteback += n
-                if sinceWriteback >= 8 << 20 {
-                    file.startWriteback()
-                    sinceWriteback = 0
-                }
+                pacer.wrote(n, to: file)
             }
         }
         if syncEach || size >= Self.earlyWritebackBytes { file.startWriteback() }

@@ -1,3 +1,5 @@
+import IAPCore
+
 /// Reads a Bom strictly, rebuilding each path from its parent chain.
 public enum BomReader {
     /// The Bom's paths in stored order: by (parent id, name), the root "." first.
@@ -10,7 +12,7 @@ public enum BomReader {
             return BomEntry(
                 path: paths[index], kind: node.kind, mode: node.mode, uid: node.uid, gid: node.gid,
                 modificationTime: node.modificationTime, size: node.size, checksum: node.checksum,
-                linkTarget: node.linkTarget, device: node.device)
+                linkTarget: tree.linkTarget(of: node), device: node.device)
         }
     }
 
@@ -24,8 +26,7 @@ public enum BomReader {
         try checkBomInfo(infoBlock, pathCount: leafEntries.count, in: file)
 
         // Decode each leaf entry: PathInfo (id, record), File (parent id, name), the record.
-        var nodes: [BomTree.Node] = []
-        nodes.reserveCapacity(leafEntries.count)
+        var nodes = [BomTree.Node](largeCapacity: leafEntries.count)
         var ids = PathIDIndex(capacity: leafEntries.count)
         var previousKey: (parentID: UInt32, name: ArraySlice<UInt8>)?
         for leafEntry in leafEntries {
@@ -70,28 +71,28 @@ public enum BomReader {
             }
             previousKey = (parentID, name)
 
-            let record = try PathRecord.decode(
-                try file.block(recordBlock, from: "path info block \(leafEntry.index0)"),
-                block: recordBlock, maxTargetBytes: limits.maxPathBytes)
-            nodes.append(
-                BomTree.Node(
-                    kind: record.kind, mode: record.mode, uid: record.uid, gid: record.gid,
-                    modificationTime: record.modificationTime, size: UInt64(record.size32),
-                    checksumOrDevice: record.checksumOrDevice, linkTarget: nil,
-                    nameStart: UInt32(name.startIndex), nameLength: UInt32(name.count), recordBlock: recordBlock,
-                    id: id, parentID: parentID))
+            let recordBytes = try file.block(recordBlock, from: "path info block \(leafEntry.index0)")
+            let record = try PathRecord.decode(recordBytes, block: recordBlock, maxTargetBytes: limits.maxPathBytes)
+            var node = BomTree.Node(
+                kind: record.kind, mode: record.mode, uid: record.uid, gid: record.gid,
+                modificationTime: record.modificationTime, size: UInt64(record.size32),
+                checksumOrDevice: record.checksumOrDevice,
+                nameStart: UInt32(name.startIndex), nameLength: UInt32(name.count), recordBlock: recordBlock,
+                id: id, parentID: parentID)
             if let target = record.linkTarget {
-                guard let text = String(validating: target, as: UTF8.self) else {
-                    nodes[nodes.count - 1].linkTarget = nil
-                    nodes[nodes.count - 1].badLinkTarget = true
-                    continue
+                // decode took the target from just past the record's fixed fields.
+                if String(validating: target, as: UTF8.self) != nil {
+                    node.linkTargetStart = UInt32(recordBytes.startIndex + BomLayout.recordFixedSize)
+                    node.linkTargetLength = UInt32(target.count)
+                } else {
+                    node.badLinkTarget = true
                 }
-                nodes[nodes.count - 1].linkTarget = text
             }
+            nodes.append(node)
         }
 
         let bigSizes = try size64(in: file, limits: limits)
-        let root = try BomTreeCheck.linkParents(&nodes, ids: ids, bytes: bytes, limits: limits)
+        let (root, longestPath) = try BomTreeCheck.linkParents(&nodes, ids: ids, bytes: bytes, limits: limits)
 
         var usedBigSizes = 0
         for index in nodes.indices {
@@ -117,7 +118,7 @@ public enum BomReader {
                 block: (try? file.variable(BomLayout.size64Name)) ?? 0,
                 reason: "\(bigSizes.count - usedBigSizes) entries name no path record")
         }
-        return BomTreeCheck.tree(bytes: bytes, nodes: nodes, root: root)
+        return BomTreeCheck.tree(bytes: bytes, nodes: nodes, root: root, longestPath: longestPath)
     }
 
     /// Whether `bytes` are UTF-8 (an ASCII name, the common case, is checked in one pass, no copy).

@@ -1,6 +1,7 @@
 /// A Bom's paths as compact nodes, checked as strictly as ``BomReader/read(_:limits:)`` checks them:
-/// names stay in the Bom's bytes (no String per path), and every node's children lie side by side in
-/// stored order, sorted by name, so a depth-first walk lists the paths in byte order without a sort.
+/// names and link targets stay in the Bom's bytes (no String per path, and a node is plain bytes to
+/// copy), and every node's children lie side by side in stored order, sorted by name, so a
+/// depth-first walk lists the paths in byte order without a sort.
 public struct BomTree: Sendable {
     /// One path record and where its name lies.
     public struct Node: Sendable {
@@ -18,8 +19,10 @@ public struct BomTree: Sendable {
         public var size: UInt64
         /// The record's checksum-or-device field.
         var checksumOrDevice: UInt32
-        /// A symlink's target (checked UTF-8); nil for everything else.
-        public var linkTarget: String?
+        /// Where a symlink's target (checked UTF-8) lies in `bytes`; length 0 for everything else
+        /// (a target has at least one byte). ``BomTree/linkTarget(of:)`` makes it a String.
+        var linkTargetStart: UInt32 = 0
+        var linkTargetLength: UInt32 = 0
         /// The parent's index in `nodes`; -1 for the root.
         var parent: Int32 = -1
         /// Where the name lies in `bytes`.
@@ -39,6 +42,8 @@ public struct BomTree: Sendable {
         public var device: UInt32? { kind == .device ? checksumOrDevice : nil }
         /// The tree's root ("."), the one node without a parent.
         public var isRoot: Bool { parent < 0 }
+        /// Whether the node has a link target (only symlinks do).
+        public var hasLinkTarget: Bool { linkTargetLength > 0 }
     }
 
     /// The Bom itself: names point into it.
@@ -47,6 +52,8 @@ public struct BomTree: Sendable {
     public let nodes: [Node]
     /// The root's index in `nodes`.
     let root: Int
+    /// The longest path below the root, in bytes ("a/b", without "./").
+    let longestPath: Int
     /// Children of node i: `nodes[childStart[i]..<childEnd[i]]` (empty when both are 0).
     let childStart: [Int32]
     let childEnd: [Int32]
@@ -60,30 +67,46 @@ public struct BomTree: Sendable {
         try forEachIndexDepthFirst { path, index in try body(path, nodes[index]) }
     }
 
+    /// A symlink's target; nil for every other node.
+    public func linkTarget(of node: Node) -> String? {
+        guard node.hasLinkTarget else { return nil }
+        let start = Int(node.linkTargetStart)
+        return String(decoding: bytes[start..<start + Int(node.linkTargetLength)], as: UTF8.self)
+    }
+
     /// ``forEachDepthFirst(_:)`` with each node's index in `nodes`.
     public func forEachIndexDepthFirst(
         _ body: (_ path: UnsafeBufferPointer<UInt8>, _ index: Int) throws -> Void
     ) rethrows {
-        var path: [UInt8] = []
-        path.reserveCapacity(1024)
+        // Every path was measured when the tree was checked: one buffer holds the longest.
+        let path = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: longestPath + 1)
+        defer { path.deallocate() }
         // (next child, end of children, path length of the folder) per level.
         var stack: [(next: Int, end: Int, length: Int)] = [(Int(childStart[root]), Int(childEnd[root]), 0)]
         try bytes.withUnsafeBufferPointer { bytes in
-            while let top = stack.last {
-                guard top.next < top.end else {
-                    stack.removeLast()
-                    continue
+            try nodes.withUnsafeBufferPointer { nodes in
+                while let top = stack.last {
+                    guard top.next < top.end else {
+                        stack.removeLast()
+                        continue
+                    }
+                    stack[stack.count - 1].next += 1
+                    let node = nodes[top.next]
+                    var length = top.length
+                    if length > 0 {
+                        path[length] = UInt8(ascii: "/")
+                        length += 1
+                    }
+                    let name = UnsafeBufferPointer(
+                        rebasing: bytes[Int(node.nameStart)..<Int(node.nameStart + node.nameLength)])
+                    precondition(length + name.count <= path.count, "a path longer than the tree measured")
+                    _ = UnsafeMutableBufferPointer(rebasing: path[length...]).initialize(fromContentsOf: name)
+                    length += name.count
+                    try body(UnsafeBufferPointer(rebasing: path[..<length]), top.next)
+                    let first = Int(childStart[top.next])
+                    let end = Int(childEnd[top.next])
+                    if first < end { stack.append((first, end, length)) }
                 }
-                stack[stack.count - 1].next += 1
-                let node = nodes[top.next]
-                path.removeSubrange(top.length...)
-                if top.length > 0 { path.append(UInt8(ascii: "/")) }
-                let start = Int(node.nameStart)
-                path.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<start + Int(node.nameLength)]))
-                try path.withUnsafeBufferPointer { try body($0, top.next) }
-                let first = Int(childStart[top.next])
-                let end = Int(childEnd[top.next])
-                if first < end { stack.append((first, end, path.count)) }
             }
         }
     }

@@ -1,10 +1,11 @@
 /// Links a Bom's path records into a tree: exactly one root, every parent present and a
 /// directory, no loops, no path longer than the limit; then finds each node's run of children.
 enum BomTreeCheck {
-    /// Sets every node's `parent`; returns the root's index. Checks in the order the reader always
-    /// has (nodes in stored order, each climbing to a linked ancestor), so the same Bom fails the same way.
+    /// Sets every node's `parent`; returns the root's index and the longest path below it ("a/b",
+    /// in bytes). Checks in the order the reader always has (nodes in stored order, each climbing to
+    /// a linked ancestor), so the same Bom fails the same way.
     static func linkParents(_ nodes: inout [BomTree.Node], ids: PathIDIndex, bytes: [UInt8], limits: BomLimits)
-        throws(BomError) -> Int
+        throws(BomError) -> (root: Int, longestPath: Int)
     {
         let roots = nodes.indices.filter { nodes[$0].parentID == 0 }
         guard roots.count == 1, let root = roots.first else {
@@ -16,6 +17,7 @@ enum BomTreeCheck {
         var lengths = [Int32](repeating: -1, count: nodes.count)
         var onChain = [Bool](repeating: false, count: nodes.count)
         lengths[root] = 1
+        var longest = 1
         var chain: [Int] = []
         for start in nodes.indices where lengths[start] < 0 {
             // Climb to a node whose path is known, marking the way to catch loops.
@@ -50,16 +52,17 @@ enum BomTreeCheck {
                     throw .pathTooLong(path: String(path.prefix(80)) + "…", limit: limits.maxPathBytes)
                 }
                 lengths[index] = Int32(length)
+                longest = max(longest, length)
                 nodes[index].parent = Int32(parent)
                 onChain[index] = false
             }
         }
-        return root
+        return (root, max(0, longest - 2))  // without the "./"
     }
 
     /// The checked tree, with each node's children: stored order is by (parent id, name), so the
     /// children of one parent are one run of nodes, already in name order.
-    static func tree(bytes: [UInt8], nodes: [BomTree.Node], root: Int) -> BomTree {
+    static func tree(bytes: [UInt8], nodes: [BomTree.Node], root: Int, longestPath: Int) -> BomTree {
         var childStart = [Int32](repeating: 0, count: nodes.count)
         var childEnd = [Int32](repeating: 0, count: nodes.count)
         var index = 0
@@ -73,7 +76,9 @@ enum BomTreeCheck {
             }
             index = end
         }
-        return BomTree(bytes: bytes, nodes: nodes, root: root, childStart: childStart, childEnd: childEnd)
+        return BomTree(
+            bytes: bytes, nodes: nodes, root: root, longestPath: longestPath, childStart: childStart, childEnd: childEnd
+        )
     }
 
     private static func path(_ index: Int, below parentPath: String, _ nodes: [BomTree.Node], _ bytes: [UInt8])

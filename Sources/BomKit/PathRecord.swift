@@ -72,8 +72,8 @@ struct PathRecord: Equatable {
             )
         }
         let base = bytes.startIndex
-        func u16(_ offset: Int) -> UInt16 { UInt16(bytes[base + offset]) << 8 | UInt16(bytes[base + offset + 1]) }
-        func u32(_ offset: Int) -> UInt32 { UInt32(u16(offset)) << 16 | UInt32(u16(offset + 2)) }
+        func u16(_ offset: Int) -> UInt16 { BomFile.u16(bytes, offset) }
+        func u32(_ offset: Int) -> UInt32 { BomFile.u32(bytes, offset) }
 
         guard let kind = BomLayout.kind(ofTypeCode: bytes[base]) else {
             throw .badRecord(block: block, reason: "unknown type \(bytes[base]) at byte 0")

@@ -1,3 +1,5 @@
+import IAPCore
+
 /// Reads a Bom B+tree strictly: every node reached once, depth capped, entries capped, leaves in
 /// key order chained by their forward links, each branch entry keyed by its child's last key.
 struct TreeWalker {
@@ -29,6 +31,8 @@ struct TreeWalker {
     {
         let header = try readHeader(treeBlock, named: name, in: file)
         var walker = TreeWalker(file: file, limits: limits, treeName: name)
+        // Room for the entries declared, if the Bom could hold them (every entry names two blocks).
+        walker.entries = Array(largeCapacity: min(Int(header.pathCount), limits.maxEntries, file.blockCount))
         _ = try walker.walk(header.root, depth: 1, isRoot: true)
         // Leaves must chain forward in key order, the last pointing nowhere.
         for (number, leaf) in walker.leaves.enumerated() {

@@ -35,7 +35,7 @@ struct InspectCommand: ParsableCommand {
             if outputOptions.json {
                 console.out(try JSONOutput.encode(report))
             } else {
-                console.out(InspectText.render(report))
+                InspectText.write(report, to: console.writeOut)
             }
             for note in report.notes where note.severity == .error || !console.quiet {
                 console.err(FindingText.line(note, path: package, console: console))
@@ -51,7 +51,8 @@ struct InspectCommand: ParsableCommand {
 
 /// The text rendering of an inspect report.
 enum InspectText {
-    static func render(_ report: InspectReport) -> String {
+    /// The report's head, then its listing, handed to `sink` in pieces that end in a newline.
+    static func write(_ report: InspectReport, to sink: (String) -> Void) {
         var lines: [String] = [report.path]
         func row(_ label: String, _ value: String) {
             lines.append("  " + label.paddedOrCut(to: 13) + value)
@@ -76,12 +77,13 @@ enum InspectText {
         lines.append("")
         let sizeWidth = max(4, digitCount(listing.largestSize))
         lines.append("  TYPE  MODE  " + "SIZE".leftPadded(sizeWidth) + "  PATH")
-        // The head, then every row, in one String: a package can list a million entries.
-        return InspectListingText.text(listing, sizeWidth: sizeWidth, after: lines.joined(separator: "\n") + "\n")
+        sink(lines.joined(separator: "\n") + "\n")
+        InspectListingText.write(listing, sizeWidth: sizeWidth, to: sink)
     }
 }
 
 /// How many digits `value` has in `radix` (1 for 0).
+@inline(__always)
 func digitCount(_ value: UInt64, radix: UInt64 = 10) -> Int {
     var digits = 1
     var rest = value / radix

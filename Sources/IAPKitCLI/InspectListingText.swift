@@ -1,25 +1,42 @@
 import IAPKit
 
 /// The rows of inspect's listing ("  file   644   1234  Contents/a.png"), written straight from the
-/// package's listing into one String sized first: no value and no growth per entry, for a million
-/// entries as for ten.
+/// package's listing in chunks of 64 KiB: no value per entry and no memory that grows with the
+/// entries, for a million as for ten.
 enum InspectListingText {
-    /// `head`, then every row of `listing`, each row ending in a newline but the last; sizes
+    /// The size of one chunk handed to the sink (a row longer than that gets a chunk of its own).
+    static let chunkBytes = 64 << 10
+
+    /// Every row of `listing`, each ending in a newline, handed to `sink` in chunks; sizes
     /// right-aligned in `sizeWidth` columns (at least the widest size's digits).
-    static func text(_ listing: InspectListing, sizeWidth: Int, after head: String) -> String {
-        var capacity = head.utf8.count
-        listing.forEachRow { row in capacity += rowLength(row, sizeWidth: sizeWidth) }
-        return String(unsafeUninitializedCapacity: capacity) { buffer in
-            var writer = Writer(buffer: buffer)
-            writer.text(head)
-            listing.forEachRow { row in
-                // Each row writes exactly rowLength bytes; refuse (never overrun) if it would not fit.
-                precondition(writer.position + rowLength(row, sizeWidth: sizeWidth) <= buffer.count)
-                writer.row(row, sizeWidth: sizeWidth)
+    static func write(_ listing: InspectListing, sizeWidth: Int, to sink: (String) -> Void) {
+        var buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: chunkBytes)
+        var used = 0
+        listing.forEachRow { row in
+            let length = rowLength(row, sizeWidth: sizeWidth)
+            if used + length > buffer.count {
+                flush(buffer, &used, to: sink)
+                if length > buffer.count {
+                    buffer.deallocate()
+                    buffer = .allocate(capacity: length)
+                }
             }
-            return writer.position > 0 && buffer[writer.position - 1] == UInt8(ascii: "\n")
-                ? writer.position - 1 : writer.position
+            var writer = Writer(buffer: buffer, position: used)
+            writer.row(row, sizeWidth: sizeWidth)
+            // Each row writes exactly rowLength bytes.
+            precondition(writer.position == used + length)
+            used = writer.position
         }
+        flush(buffer, &used, to: sink)
+        buffer.deallocate()
+    }
+
+    /// Hands the first `used` bytes of `buffer` to `sink` and empties it.
+    private static func flush(_ buffer: UnsafeMutableBufferPointer<UInt8>, _ used: inout Int, to sink: (String) -> Void)
+    {
+        guard used > 0 else { return }
+        sink(String(decoding: UnsafeBufferPointer(rebasing: buffer[..<used]), as: UTF8.self))
+        used = 0
     }
 
     /// The bytes of `row`'s line.
@@ -66,10 +83,9 @@ enum InspectListingText {
         }
 
         private mutating func bytes(_ bytes: [UInt8]) {
-            for byte in bytes {
-                buffer[position] = byte
-                position += 1
-            }
+            _ = UnsafeMutableBufferPointer(rebasing: buffer[position..<position + bytes.count]).initialize(
+                fromContentsOf: bytes)
+            position += bytes.count
         }
 
         private mutating func spaces(_ count: Int) {
@@ -79,7 +95,7 @@ enum InspectListingText {
             }
         }
 
-        mutating func text(_ text: String) {
+        private mutating func text(_ text: String) {
             var text = text
             text.withUTF8 { utf8 in
                 _ = UnsafeMutableBufferPointer(rebasing: buffer[position..<position + utf8.count]).initialize(
@@ -88,7 +104,9 @@ enum InspectListingText {
             }
         }
 
-        /// `value` in `radix` (8 or 10), right-aligned in `width` columns.
+        /// `value` in `radix` (8 or 10), right-aligned in `width` columns. Inlined, so each caller's
+        /// radix is a constant and no digit costs a division instruction.
+        @inline(__always)
         private mutating func number(_ value: UInt64, radix: UInt64, width: Int) {
             let digits = digitCount(value, radix: radix)
             spaces(width - digits)

@@ -11,17 +11,15 @@ extension XarArchive {
     /// it through `XarDataStream`, which makes every check again and says what is wrong, so this
     /// path changes no outcome, only the speed of the common one (a Bom of tens of MB).
     func wholeZlibRead(_ file: XarFile, declared: UInt64) -> [UInt8]? {
-        guard let inflated = wholeZlibInflate(file, declared: declared),
-            DigestHasher.digest(inflated.algorithm, of: inflated.bytes) == inflated.digest
-        else { return nil }
+        guard let inflated = wholeZlibInflate(file, declared: declared), inflated.digestsMatch() else { return nil }
         return inflated.bytes
     }
 
     /// ``readAll(_:maxBytes:)`` for a caller with other work to do meanwhile: the decoded bytes come
-    /// back at once and their extracted checksum is checked on a thread of its own. `confirm()` waits
-    /// for that check and throws what `readAll` would have thrown; nothing may be concluded from the
-    /// bytes before it returns (a caller whose parse failed calls it first: a damaged entry is told
-    /// as a checksum fault, not as whatever its bytes then looked like).
+    /// back at once and both their checksums (archived and extracted) are checked on a thread of
+    /// their own. `confirm()` waits for that check and throws what `readAll` would have thrown;
+    /// nothing may be concluded from the bytes before it returns (a caller whose parse failed calls
+    /// it first: a damaged entry is told as a checksum fault, not as whatever its bytes then looked like).
     public func readAllConfirmingLater(_ file: XarFile, maxBytes: Int) throws(XarError) -> (
         bytes: [UInt8], confirm: () throws(XarError) -> Void
     ) {
@@ -29,9 +27,7 @@ extension XarArchive {
         guard let inflated = wholeZlibInflate(file, declared: declared) else {
             return (try readAllStreamed(file, declared: declared), {})
         }
-        let matches = ConcurrentResult {
-            DigestHasher.digest(inflated.algorithm, of: inflated.bytes) == inflated.digest
-        }
+        let matches = ConcurrentResult { inflated.digestsMatch() }
         return (
             inflated.bytes,
             { () throws(XarError) in
@@ -41,11 +37,24 @@ extension XarArchive {
         )
     }
 
-    /// `file`'s bytes read, archived checksum checked and inflated in one call, with the extracted
-    /// checksum they must have; nil in every case `wholeZlibRead` leaves to the stream.
-    private func wholeZlibInflate(_ file: XarFile, declared: UInt64) -> (
-        bytes: [UInt8], algorithm: DigestAlgorithm, digest: [UInt8]
-    )? {
+    /// An entry inflated whole, with what its two checksums must be.
+    private struct WholeInflation: Sendable {
+        let stored: [UInt8]
+        let bytes: [UInt8]
+        let archived: (algorithm: DigestAlgorithm, digest: [UInt8])
+        let extracted: (algorithm: DigestAlgorithm, digest: [UInt8])
+
+        /// Both checksums hold: the stored bytes' archived one and the decoded bytes' extracted one.
+        func digestsMatch() -> Bool {
+            DigestHasher.digest(archived.algorithm, of: stored) == archived.digest
+                && DigestHasher.digest(extracted.algorithm, of: bytes) == extracted.digest
+        }
+    }
+
+    /// `file`'s bytes read and inflated in one call, not yet checked against either checksum (a
+    /// stream that does not decode to exactly the declared size is refused here); nil in every
+    /// case `wholeZlibRead` leaves to the stream.
+    private func wholeZlibInflate(_ file: XarFile, declared: UInt64) -> WholeInflation? {
         guard let data = file.data, data.encoding == .zlib, data.size == declared,
             data.length > 0, data.length <= Self.wholeReadMaxStoredBytes,
             let archived = data.archivedChecksum, let archivedAlgorithm = archived.algorithm,
@@ -55,23 +64,26 @@ extension XarArchive {
         else { return nil }
         // The archive checked every data range of its TOC when it was opened and kept the refused ones.
         guard dataOutsideFile.isEmpty || !dataOutsideFile.contains(HeapSpan(data)) else { return nil }
-        let stored = UnsafeMutableRawBufferPointer.allocate(byteCount: Int(data.length), alignment: 16)
-        defer { stored.deallocate() }
-        guard (try? descriptor.read(into: stored, at: heapOffset &+ data.offset)) == Int(data.length) else {
-            return nil
+        var readWhole = false
+        let stored = [UInt8](unsafeUninitializedCapacity: Int(data.length)) { buffer, count in
+            let room = UnsafeMutableRawBufferPointer(buffer)
+            readWhole = (try? descriptor.read(into: room, at: heapOffset &+ data.offset)) == Int(data.length)
+            count = readWhole ? buffer.count : 0
         }
-        let archivedHasher = DigestHasher(archivedAlgorithm)
-        archivedHasher.update(UnsafeRawBufferPointer(stored))
-        guard archivedHasher.finish() == archived.digest else { return nil }
+        guard readWhole else { return nil }
         // One byte of room past the declared size: a stream that fills it decodes to too much.
         var made = -1
         let bytes = [UInt8](unsafeUninitializedCapacity: Int(declared) + 1) { buffer, count in
-            let step = BlockDecompressor().zlibStream(
-                UnsafeRawBufferPointer(stored), into: UnsafeMutableRawBufferPointer(buffer))
+            LargePages.advise(UnsafeMutableRawBufferPointer(buffer))
+            let step = stored.withUnsafeBytes { stored in
+                BlockDecompressor().zlibStream(stored, into: UnsafeMutableRawBufferPointer(buffer))
+            }
             if let step, step.used == stored.count { made = step.made }
             count = max(0, made)
         }
         guard made == Int(declared) else { return nil }
-        return (bytes, extractedAlgorithm, extracted.digest)
+        return WholeInflation(
+            stored: stored, bytes: bytes, archived: (archivedAlgorithm, archived.digest),
+            extracted: (extractedAlgorithm, extracted.digest))
     }
 }

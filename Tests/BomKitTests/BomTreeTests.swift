@@ -46,7 +46,7 @@ import Testing
             #expect(node.mode == entry.mode)
             #expect(node.size == entry.size)
             #expect(node.checksum == entry.checksum)
-            #expect(node.linkTarget == entry.linkTarget)
+            #expect(tree.linkTarget(of: node) == entry.linkTarget)
         }
     }
 

@@ -34,6 +34,25 @@ import Testing
         }
     }
 
+    @Test func archivedChecksumMismatchIsThrownByConfirm() throws {
+        // The stored bytes are inflated before their archived checksum is checked (that check runs
+        // beside the caller's parse): confirm() must still refuse them, naming the archived checksum.
+        let archive = try directory.open(
+            XarFixture.editingTOC {
+                $0.replacingAfter(
+                    "<archived-checksum style=\"sha1\">", length: 40, with: String(repeating: "b", count: 40))
+            })
+        let file = try archive.requireFile("hello.txt")
+        let (_, confirm) = try archive.readAllConfirmingLater(file, maxBytes: 100)
+        do {
+            try confirm()
+            Issue.record("confirmed bytes whose archived checksum is wrong")
+        } catch {
+            #expect(error.rule?.id == "xar-archived-checksum")
+        }
+        #expect(throws: XarError.self) { _ = try archive.readAll(file, maxBytes: 100) }
+    }
+
     @Test func entriesOverTheCapAreRefusedAsReadAllRefusesThem() throws {
         let archive = try directory.open(XarFixture())
         #expect(throws: XarError.self) {

@@ -73,7 +73,7 @@ public struct InspectListing: Sendable {
                 try body(
                     Row(
                         path: path, type: Self.kind(node.kind), size: node.kind == .directory ? 0 : node.size,
-                        permissions: UInt32(node.mode) & 0o7777, linkTarget: node.linkTarget))
+                        permissions: UInt32(node.mode) & 0o7777, linkTarget: tree.linkTarget(of: node)))
             }
         case .files(let files):
             for file in files {

@@ -105,6 +105,20 @@ public struct ContentEntry: Sendable, Equatable {
     /// The path below the content root, components joined with "/".
     public var path: String { components.joined(separator: "/") }
 
+    /// Whether `text` is ``path``, checked without joining the components.
+    public func hasPath(_ text: String) -> Bool {
+        var rest = Substring(text).utf8[...]
+        for (index, component) in components.enumerated() {
+            if index > 0 {
+                guard rest.first == UInt8(ascii: "/") else { return false }
+                rest = rest.dropFirst()
+            }
+            guard rest.starts(with: component.utf8) else { return false }
+            rest = rest.dropFirst(component.utf8.count)
+        }
+        return rest.isEmpty
+    }
+
     /// The path as findings name it: below the content root (`.` for the root itself).
     public var reportedPath: String { components.isEmpty ? "." : path }
 

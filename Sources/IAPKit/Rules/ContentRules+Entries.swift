@@ -52,24 +52,27 @@ extension ContentRules {
     }
 
     static func checkUniqueness(_ entries: EntryList, _ findings: inout [Finding]) {
-        // Indices, not copies: a package can hold a million entries.
-        var exact: [ExactPath: Int] = [:]
-        var canonical: [String: Int] = [:]
-        var folded: [String: Int] = [:]
-        exact.reserveCapacity(entries.count)
-        canonical.reserveCapacity(entries.count)  // grown by doubling, each held two tables at once
-        folded.reserveCapacity(entries.count)
+        // Positions, not copies (a package can hold a million entries): each table keeps the first
+        // entry of each key, and keys are compared through the entries' own paths.
+        let paths = entries.paths
+        var exact = PathTable(capacity: entries.count)
+        var canonical = PathTable(capacity: entries.count)
+        var folded = PathTable(capacity: entries.count)
         for (index, entry) in entries.enumerated() where !entry.components.isEmpty {
-            let path = entries.paths[index]
-            if let first = exact[ExactPath(path)] {
+            let path = paths[index]
+            let sameBytes = exact.firstOrInsert(hash: ExactPath(path).hashValue, position: index) {
+                paths[$0].utf8.elementsEqual(path.utf8)
+            }
+            if let first = sameBytes {
                 findings.append(
                     Rule.entryDuplicate.finding(
                         entry,
                         "the path appears more than once (first as \(entries[first].kind.name)); keep one"))
                 continue
             }
-            exact[ExactPath(path)] = index
-            if let other = canonical[path] {
+            if let other = canonical.firstOrInsert(
+                hash: path.hashValue, position: index, isEqual: { paths[$0] == path })
+            {
                 findings.append(
                     Rule.entryUnicodeCollision.finding(
                         entry,
@@ -77,16 +80,15 @@ extension ContentRules {
                     ))
                 continue
             }
-            canonical[path] = index
             let lower = path.lowercased()
-            if let other = folded[lower] {
+            if let other = folded.firstOrInsert(
+                hash: lower.hashValue, position: index, isEqual: { paths[$0].lowercased() == lower })
+            {
                 findings.append(
                     Rule.entryCaseCollision.finding(
                         entry,
                         "the name differs from '\(entries[other].reportedPath)' only in case; on a case-insensitive volume one hides the other"
                     ))
-            } else {
-                folded[lower] = index
             }
         }
     }

@@ -10,7 +10,7 @@ struct EntryList: RandomAccessCollection {
     /// `self[i].path`, computed once.
     let paths: [String]
     /// The kind of the first entry at each path.
-    let kindByPath: [String: ContentEntry.Kind]
+    let kindByPath: PathKinds
 
     init(_ all: [ContentEntry]) {
         self.all = all
@@ -22,12 +22,7 @@ struct EntryList: RandomAccessCollection {
         self.positions = positions
         let paths = positions.map { all[Int($0)].path }
         self.paths = paths
-        var kinds: [String: ContentEntry.Kind] = [:]
-        kinds.reserveCapacity(positions.count)
-        for (index, position) in positions.enumerated() where !all[Int(position)].components.isEmpty {
-            if kinds[paths[index]] == nil { kinds[paths[index]] = all[Int(position)].kind }
-        }
-        kindByPath = kinds
+        kindByPath = PathKinds(paths: paths, entries: all, positions: positions, keepingFirst: true)
     }
 
     /// Every entry given, the content root included (for link resolution).

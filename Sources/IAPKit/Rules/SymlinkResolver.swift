@@ -22,11 +22,11 @@ public struct SymlinkResolver: Sendable {
     /// Links followed before a resolution is called a loop (as the kernel's ELOOP).
     public static let maxHops = Limits.symlinkHops
 
-    private let kinds: [String: ContentEntry.Kind]
+    private let kinds: PathKinds
     private let targets: [String: String]
 
     /// Uses an existing path → kind index; only the links' targets are indexed here.
-    init(kinds: [String: ContentEntry.Kind], entries: [ContentEntry]) {
+    init(kinds: PathKinds, entries: [ContentEntry]) {
         var targets: [String: String] = [:]
         for entry in entries where entry.kind == .symlink {
             if let target = entry.linkTarget { targets[entry.components.joined(separator: "/")] = target }
@@ -37,14 +37,15 @@ public struct SymlinkResolver: Sendable {
 
     /// Indexes the entries by path.
     public init(entries: [ContentEntry]) {
-        var kinds: [String: ContentEntry.Kind] = [:]
+        let paths = entries.map { $0.components.joined(separator: "/") }
         var targets: [String: String] = [:]
-        for entry in entries {
-            let key = entry.components.joined(separator: "/")
-            kinds[key] = entry.kind
-            if entry.kind == .symlink, let target = entry.linkTarget { targets[key] = target }
+        for (entry, path) in zip(entries, paths) where entry.kind == .symlink {
+            if let target = entry.linkTarget { targets[path] = target }
         }
-        self.kinds = kinds
+        // The last entry at a path is the one a folder unpacked in order ends up holding.
+        kinds = PathKinds(
+            paths: paths, entries: entries, positions: entries.indices.map { Int32(truncatingIfNeeded: $0) },
+            keepingFirst: false)
         self.targets = targets
     }
 

@@ -50,19 +50,23 @@ final class StagingWriter {
         buffer.deallocate()
     }
 
-    /// Writes one entry; `read` delivers a file's decoded bytes (0 at the end).
-    func write(_ entry: ContentEntry, read: ((UnsafeMutableRawBufferPointer) throws -> Int)?) throws {
+    /// Writes one entry; `read` delivers a file's decoded bytes (0 at the end). `knownPath` is the
+    /// entry's path already held by the caller (``ContentEntry/hasPath(_:)``): the manifest keeps
+    /// that string instead of joining one more per file.
+    func write(
+        _ entry: ContentEntry, knownPath: String? = nil, read: ((UnsafeMutableRawBufferPointer) throws -> Int)?
+    ) throws {
         guard !entry.components.isEmpty else { return }
         switch entry.kind {
         case .directory:
             _ = try folder(entry.components)
         case .file:
-            try writeFile(entry.components, read: read)
+            try writeFile(entry.components, path: knownPath, read: read)
         case .symlink:
             links.append(entry)
         case .hardlink:
             if let read, entry.size > 0, let target = entry.hardlinkTarget {
-                try writeFile(entry.components, read: read)
+                try writeFile(entry.components, path: knownPath, read: read)
                 carriers[ContentEntry.components(of: target).joined(separator: "/")] = entry.components
             }
             hardlinks.append(entry)
@@ -101,8 +105,10 @@ final class StagingWriter {
         }
     }
 
-    /// Writes a regular file at `components` from `read` (nil: empty).
-    private func writeFile(_ components: [String], read: ((UnsafeMutableRawBufferPointer) throws -> Int)?) throws {
+    /// Writes a regular file at `components` (`path` when the caller holds them joined) from `read` (nil: empty).
+    private func writeFile(
+        _ components: [String], path: String? = nil, read: ((UnsafeMutableRawBufferPointer) throws -> Int)?
+    ) throws {
         guard let name = components.last else { return }
         let file = try folder(Array(components.dropLast())).createFile(name, mode: 0o644)
         manifest.begin()
@@ -122,7 +128,7 @@ final class StagingWriter {
         }
         if syncEach || size >= Self.earlyWritebackBytes { file.startWriteback() }
         if syncEach { written.append(file) }
-        manifest.end(path: components.joined(separator: "/"), size: UInt64(size))
+        manifest.end(path: path ?? components.joined(separator: "/"), size: UInt64(size))
     }
 
     /// Makes the file at `destination` a copy of the one at `source`, replacing what is there.

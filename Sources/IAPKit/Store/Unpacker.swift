@@ -147,26 +147,38 @@ public enum Unpacker {
     private static func writeContent(
         taking outcome: inout PackageValidator.PackageOutcome, parts: PackageParts, into staging: DirectoryHandle
     ) throws -> (files: Int, bytes: UInt64, items: [StagedManifestItem]) {
+        guard outcome.archive != nil else { throw IAPKitError.failed("the package was not kept open") }
+        let writer = try writeContentReleasingModel(&outcome, parts: parts, into: staging)
+        // Only now, with the archive and the entries gone, is the manifest sorted out.
+        return (writer.entriesWritten, writer.bytesWritten, writer.manifestItems())
+    }
+
+    /// Moves the archive and entries out of `outcome`, so they go as this returns.
+    private static func writeContentReleasingModel(
+        _ outcome: inout PackageValidator.PackageOutcome, parts: PackageParts, into staging: DirectoryHandle
+    ) throws -> StagingWriter {
         guard let archive = outcome.archive else { throw IAPKitError.failed("the package was not kept open") }
         let entries = outcome.entries
         outcome.archive = nil
         outcome.entries = []
-        let written = try writeContent(entries, archive: archive, parts: parts, into: staging)
-        return written
+        return try writeContent(entries, archive: archive, parts: parts, into: staging)
     }
 
-    /// Writes every content entry of a validated package into `staging`, decoding the data again.
+    /// Writes every content entry of a validated package into `staging`, decoding the data again;
+    /// the writer returned is finished and synced.
     private static func writeContent(
         _ entries: [ContentEntry], archive: XarArchive, parts: PackageParts,
         into staging: DirectoryHandle
-    ) throws -> (files: Int, bytes: UInt64, items: [StagedManifestItem]) {
+    ) throws -> StagingWriter {
         let writer = StagingWriter(root: staging, entryCount: entries.count)
         switch parts.shape {
         case .tree:
             for (file, entry) in zip(archive.toc.files, entries) {
                 if entry.kind == .file, file.data != nil {
                     let stream = try archive.dataStream(for: file)
-                    try writer.write(entry) { buffer in try stream.read(into: buffer) }
+                    // The TOC's path string serves the manifest too when it spells the same path.
+                    let knownPath = entry.hasPath(file.path) ? file.path : nil
+                    try writer.write(entry, knownPath: knownPath) { buffer in try stream.read(into: buffer) }
                 } else {
                     try writer.write(entry, read: nil)
                 }
@@ -198,6 +210,6 @@ public enum Unpacker {
         }
         try writer.finish(allEntries: entries)
         try writer.sync()
-        return (writer.entriesWritten, writer.bytesWritten, writer.manifestItems())
+        return writer
     }
 }

@@ -81,3 +81,7 @@ size_t iap_heap_bytes_in_use(void) {
 int iap_set_mmap_threshold(size_t bytes) {
     return mallopt(M_MMAP_THRESHOLD, (int)bytes);
 }
+
+int iap_release_free_heap(void) {
+    return malloc_trim(0);
+}

@@ -13,4 +13,11 @@ public enum HeapTuning {
     public static func keepLargeBlocksOutOfTheHeap() {
         _ = iap_set_mmap_threshold(largeBlockBytes)
     }
+
+    /// Gives the system back the free pages among the heap's small blocks (`malloc_trim`): after
+    /// a phase that made and dropped many of them (validation's paths and tables at 100,000
+    /// entries), before a phase that needs large blocks of its own.
+    public static func releaseFreeMemory() {
+        _ = iap_release_free_heap()
+    }
 }

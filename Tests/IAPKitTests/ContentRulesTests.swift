@@ -54,6 +54,28 @@ import Testing
         #expect(rules([ContentEntry(rawPath: "./Contents/\u{202E}gnp.exe", kind: .file)]) == ["entry-bidi"])
     }
 
+    @Test func uniquenessFindingsComeInEntryOrderEachAgainstTheFirstOfItsKey() {
+        // Three passes (exact, Unicode, case) must still read as one pass in entry order: an exact
+        // duplicate is not also a collision, and each is told against the first holder of its key.
+        let found = ContentRules.check(
+            base + [
+                ContentEntry(rawPath: "./Contents/LEVEL.json", kind: .file),  // case, against level.json
+                ContentEntry(rawPath: "./Contents/caf\u{e9}", kind: .file),
+                ContentEntry(rawPath: "./Contents/level.json", kind: .directory),  // exact duplicate only
+                ContentEntry(rawPath: "./Contents/cafe\u{301}", kind: .file),  // Unicode, against café
+                ContentEntry(rawPath: "./Contents/CAFE\u{301}", kind: .file),  // case, against café
+                ContentEntry(rawPath: "./Contents/caf\u{e9}", kind: .file),  // exact duplicate only
+            ])
+        #expect(
+            found.map(\.rule) == [
+                "entry-case-collision", "entry-duplicate", "entry-unicode-collision", "entry-case-collision",
+                "entry-duplicate",
+            ])
+        #expect(found[0].message.contains("'Contents/level.json'"), "\(found[0].message)")
+        #expect(found[1].message.contains("first as file"), "\(found[1].message)")
+        #expect(found[3].message.contains("'Contents/caf\u{e9}'"), "\(found[3].message)")
+    }
+
     @Test func kinds() {
         #expect(rules([ContentEntry(rawPath: "./Contents/p", kind: .fifo)]) == ["entry-special-file"])
         #expect(rules([ContentEntry(rawPath: "./Contents/d", kind: .characterDevice)]) == ["entry-special-file"])

@@ -35,6 +35,9 @@ size_t iap_heap_bytes_in_use(void);
 /// (given back on free), and glibc stops raising the threshold by itself. Returns 1 on success.
 int iap_set_mmap_threshold(size_t bytes);
 
+/// malloc_trim(0): gives the system back every whole free page of every arena. Returns 1 if any was.
+int iap_release_free_heap(void);
+
 /// Advances the POSIX cksum(1) CRC state `crc` (polynomial 0x04C11DB7, MSB first, no inversion)
 /// over `count` bytes: PCLMULQDQ folding where the processor has it, a byte table otherwise.
 uint32_t iap_cksum_crc_update(uint32_t crc, const void *bytes, size_t count);

@@ -50,14 +50,24 @@ public struct ContentEntry: Sendable, Equatable {
         set {
             storedRawPath = newValue
             dotSlash = false
+            spellingIsPath = false
         }
     }
     /// Nil when the spelling is the components joined, with `./` before them if `dotSlash` (most
-    /// entries: one string fewer each, a million entries being possible).
+    /// entries: one string fewer each, a million entries being possible); or, when
+    /// `spellingIsPath`, the caller's own string of the joined components, kept so ``path`` needs
+    /// no string of its own.
     private var storedRawPath: String?
     private var dotSlash = false
+    private var spellingIsPath = false
     /// Path components below the content root, `./` prefix removed, not yet validated.
-    public var components: [String]
+    public var components: [String] {
+        didSet {
+            guard spellingIsPath else { return }
+            storedRawPath = nil
+            spellingIsPath = false
+        }
+    }
     public var kind: Kind
     /// Permission bits (and set-id/sticky bits), without the file type.
     public var permissions: UInt32
@@ -78,14 +88,15 @@ public struct ContentEntry: Sendable, Equatable {
         rawPath: String, components: [String]? = nil, kind: Kind, permissions: UInt32 = 0o644,
         size: UInt64 = 0, linkTarget: String? = nil, hardlinkTarget: String? = nil,
         hasExtendedAttributes: Bool = false, hasFlags: Bool = false, sniff: ContentSniff? = nil,
-        offset: UInt64? = nil
+        offset: UInt64? = nil, keepingSpelling: Bool = false
     ) {
         let parts = components ?? ContentEntry.components(of: rawPath)
         self.components = parts
-        let joined = parts.joined(separator: "/")
-        if rawPath == joined {
-            storedRawPath = nil
-        } else if PathText.startsWithDotSlash(rawPath), rawPath.utf8.dropFirst(2).elementsEqual(joined.utf8) {
+        if Self.spells(Substring(rawPath), parts) {
+            // `keepingSpelling`: the caller holds this string anyway (a TOC's path), so `path` shares it.
+            storedRawPath = keepingSpelling ? rawPath : nil
+            spellingIsPath = keepingSpelling
+        } else if PathText.startsWithDotSlash(rawPath), Self.spells(Substring(rawPath).dropFirst(2), parts) {
             storedRawPath = nil
             dotSlash = true
         } else {
@@ -103,11 +114,25 @@ public struct ContentEntry: Sendable, Equatable {
     }
 
     /// The path below the content root, components joined with "/".
-    public var path: String { components.joined(separator: "/") }
+    public var path: String {
+        if spellingIsPath, let storedRawPath { return storedRawPath }
+        return components.joined(separator: "/")
+    }
 
-    /// Whether `text` is ``path``, checked without joining the components.
-    public func hasPath(_ text: String) -> Bool {
-        var rest = Substring(text).utf8[...]
+    /// Equal entries: the same spelling and fields, however the spelling is kept.
+    public static func == (a: ContentEntry, b: ContentEntry) -> Bool {
+        a.components == b.components && a.kind == b.kind && a.permissions == b.permissions && a.size == b.size
+            && a.linkTarget == b.linkTarget && a.hardlinkTarget == b.hardlinkTarget
+            && a.hasExtendedAttributes == b.hasExtendedAttributes && a.hasFlags == b.hasFlags && a.sniff == b.sniff
+            && a.offset == b.offset && a.rawPath.utf8.elementsEqual(b.rawPath.utf8)
+    }
+
+    /// Whether `text` is ``path`` (byte for byte), checked without joining the components.
+    public func hasPath(_ text: String) -> Bool { Self.spells(Substring(text), components) }
+
+    /// Whether `text` is `components` joined with "/", byte for byte.
+    private static func spells(_ text: Substring, _ components: [String]) -> Bool {
+        var rest = text.utf8[...]
         for (index, component) in components.enumerated() {
             if index > 0 {
                 guard rest.first == UInt8(ascii: "/") else { return false }

@@ -35,7 +35,8 @@ enum TreePackageChecker {
                 rawPath: stored ?? file.path, components: components, kind: ContentEntry.Kind(file.type),
                 permissions: (file.mode ?? 0o644) & 0o7777, size: file.data?.size ?? 0,
                 linkTarget: file.linkTarget, hasExtendedAttributes: file.hasExtendedAttributes,
-                hasFlags: file.hasFlags, offset: file.data.map { archive.heapOffset &+ $0.offset })
+                hasFlags: file.hasFlags, offset: file.data.map { archive.heapOffset &+ $0.offset },
+                keepingSpelling: true)  // the TOC keeps file.path: entries share it as their path
             switch file.hardLink {
             case .original?: entry.kind = .file
             case .target(let id)?:

@@ -52,43 +52,71 @@ extension ContentRules {
     }
 
     static func checkUniqueness(_ entries: EntryList, _ findings: inout [Finding]) {
-        // Positions, not copies (a package can hold a million entries): each table keeps the first
-        // entry of each key, and keys are compared through the entries' own paths.
+        // Three passes, one table alive at a time (each 8 bytes a slot: a package can hold a million
+        // entries): the same paths (byte for byte), then the same after Unicode normalisation among
+        // the rest, then the same after case folding among what is left. Each entry is told against
+        // the first entry of its key; the findings come out in entry order, as one pass would give them.
         let paths = entries.paths
-        var exact = PathTable(capacity: entries.count)
-        var canonical = PathTable(capacity: entries.count)
-        var folded = PathTable(capacity: entries.count)
-        for (index, entry) in entries.enumerated() where !entry.components.isEmpty {
-            let path = paths[index]
-            let sameBytes = exact.firstOrInsert(hash: ExactPath(path).hashValue, position: index) {
-                paths[$0].utf8.elementsEqual(path.utf8)
-            }
-            if let first = sameBytes {
-                findings.append(
-                    Rule.entryDuplicate.finding(
-                        entry,
-                        "the path appears more than once (first as \(entries[first].kind.name)); keep one"))
-                continue
-            }
-            if let other = canonical.firstOrInsert(
-                hash: path.hashValue, position: index, isEqual: { paths[$0] == path })
-            {
-                findings.append(
-                    Rule.entryUnicodeCollision.finding(
-                        entry,
-                        "the name equals '\(entries[other].reportedPath)' after Unicode normalisation; on Apple file systems they are the same file — rename one"
+        var told: [(index: Int, finding: Finding)] = []
+        var excluded = [Bool](repeating: false, count: entries.count)
+        firstOfEachKey(
+            entries, excluding: &excluded, hash: { ExactPath(paths[$0]).hashValue },
+            same: { a, b in paths[a].utf8.elementsEqual(paths[b].utf8) },
+            tell: { index, first in
+                told.append(
+                    (
+                        index,
+                        Rule.entryDuplicate.finding(
+                            entries[index],
+                            "the path appears more than once (first as \(entries[first].kind.name)); keep one")
                     ))
-                continue
-            }
-            let lower = path.lowercased()
-            if let other = folded.firstOrInsert(
-                hash: lower.hashValue, position: index, isEqual: { paths[$0].lowercased() == lower })
-            {
-                findings.append(
-                    Rule.entryCaseCollision.finding(
-                        entry,
-                        "the name differs from '\(entries[other].reportedPath)' only in case; on a case-insensitive volume one hides the other"
+            })
+        firstOfEachKey(
+            entries, excluding: &excluded, hash: { paths[$0].hashValue }, same: { a, b in paths[a] == paths[b] },
+            tell: { index, other in
+                told.append(
+                    (
+                        index,
+                        Rule.entryUnicodeCollision.finding(
+                            entries[index],
+                            "the name equals '\(entries[other].reportedPath)' after Unicode normalisation; on Apple file systems they are the same file — rename one"
+                        )
                     ))
+            })
+        var folded: (index: Int, text: String) = (-1, "")  // the entry being placed, lower-cased once
+        func lowercased(_ index: Int) -> String {
+            if folded.index != index { folded = (index, paths[index].lowercased()) }
+            return folded.text
+        }
+        var caseExcluded = excluded  // a case collision excludes nothing further: no pass follows
+        firstOfEachKey(
+            entries, excluding: &caseExcluded, hash: { lowercased($0).hashValue },
+            same: { a, b in paths[a].lowercased() == lowercased(b) },
+            tell: { index, other in
+                told.append(
+                    (
+                        index,
+                        Rule.entryCaseCollision.finding(
+                            entries[index],
+                            "the name differs from '\(entries[other].reportedPath)' only in case; on a case-insensitive volume one hides the other"
+                        )
+                    ))
+            })
+        told.sort { $0.index < $1.index }
+        findings += told.map(\.finding)
+    }
+
+    /// One uniqueness pass: every entry not yet excluded whose key (hashed by `hash`, compared by
+    /// `same(stored, new)`) an earlier one already holds is told with that first entry, and excluded.
+    private static func firstOfEachKey(
+        _ entries: EntryList, excluding excluded: inout [Bool], hash: (Int) -> Int, same: (Int, Int) -> Bool,
+        tell: (_ index: Int, _ first: Int) -> Void
+    ) {
+        var table = PathTable(capacity: entries.count)
+        for (index, entry) in entries.enumerated() where !entry.components.isEmpty && !excluded[index] {
+            if let first = table.firstOrInsert(hash: hash(index), position: index, isEqual: { same($0, index) }) {
+                tell(index, first)
+                excluded[index] = true
             }
         }
     }

@@ -46,6 +46,7 @@ public enum Unpacker {
                 maxUnpackedSize: options.maxUnpackedSize),
             keepArchive: true)
         validation = outcome.report
+        HeapTuning.releaseFreeMemory()  // validation's tables are gone: the writing starts from less
         guard outcome.report.valid, let info = outcome.info, outcome.archive != nil, let parts = outcome.parts else {
             throw IAPKitError.invalid(path: package, findings: outcome.report.findings)
         }

@@ -58,16 +58,4 @@ import Testing
         #expect(last["Contents/caf\u{E9}"] == .symlink)
         #expect(first[""] == nil, "the content root is not indexed")
     }
-
-    @Test func hasPathComparesWithTheJoinedComponents() {
-        let entry = ContentEntry(rawPath: "./Contents/art/a.png", kind: .file)
-        #expect(entry.hasPath("Contents/art/a.png"))
-        for other in [
-            "./Contents/art/a.png", "Contents/art/a.pn", "Contents/art/a.pngx", "Contents//art/a.png",
-            "Contentsart/a.png", "",
-        ] {
-            #expect(!entry.hasPath(other), "\(other)")
-        }
-        #expect(ContentEntry(rawPath: ".", kind: .directory).hasPath(""))
-    }
 }

@@ -93,9 +93,10 @@ public struct ContentEntry: Sendable, Equatable {
         let parts = components ?? ContentEntry.components(of: rawPath)
         self.components = parts
         if Self.spells(Substring(rawPath), parts) {
-            // `keepingSpelling`: the caller holds this string anyway (a TOC's path), so `path` shares it.
-            storedRawPath = keepingSpelling ? rawPath : nil
-            spellingIsPath = keepingSpelling
+            // `keepingSpelling`: the caller holds this string anyway (a TOC's path), so `path` shares
+            // it (not the content root's: the root is reported as ".").
+            spellingIsPath = keepingSpelling && !parts.isEmpty
+            storedRawPath = spellingIsPath ? rawPath : nil
         } else if PathText.startsWithDotSlash(rawPath), Self.spells(Substring(rawPath).dropFirst(2), parts) {
             storedRawPath = nil
             dotSlash = true
@@ -126,9 +127,6 @@ public struct ContentEntry: Sendable, Equatable {
             && a.hasExtendedAttributes == b.hasExtendedAttributes && a.hasFlags == b.hasFlags && a.sniff == b.sniff
             && a.offset == b.offset && a.rawPath.utf8.elementsEqual(b.rawPath.utf8)
     }
-
-    /// Whether `text` is ``path`` (byte for byte), checked without joining the components.
-    public func hasPath(_ text: String) -> Bool { Self.spells(Substring(text), components) }
 
     /// Whether `text` is `components` joined with "/", byte for byte.
     private static func spells(_ text: Substring, _ components: [String]) -> Bool {

@@ -50,23 +50,20 @@ final class StagingWriter {
         buffer.deallocate()
     }
 
-    /// Writes one entry; `read` delivers a file's decoded bytes (0 at the end). `knownPath` is the
-    /// entry's path already held by the caller (``ContentEntry/hasPath(_:)``): the manifest keeps
-    /// that string instead of joining one more per file.
-    func write(
-        _ entry: ContentEntry, knownPath: String? = nil, read: ((UnsafeMutableRawBufferPointer) throws -> Int)?
-    ) throws {
+    /// Writes one entry; `read` delivers a file's decoded bytes (0 at the end). The manifest keeps
+    /// the entry's `path` (a tree package's entries share the TOC's strings: nothing joined per file).
+    func write(_ entry: ContentEntry, read: ((UnsafeMutableRawBufferPointer) throws -> Int)?) throws {
         guard !entry.components.isEmpty else { return }
         switch entry.kind {
         case .directory:
             _ = try folder(entry.components)
         case .file:
-            try writeFile(entry.components, path: knownPath, read: read)
+            try writeFile(entry.components, path: entry.path, read: read)
         case .symlink:
             links.append(entry)
         case .hardlink:
             if let read, entry.size > 0, let target = entry.hardlinkTarget {
-                try writeFile(entry.components, path: knownPath, read: read)
+                try writeFile(entry.components, path: entry.path, read: read)
                 carriers[ContentEntry.components(of: target).joined(separator: "/")] = entry.components
             }
             hardlinks.append(entry)
@@ -105,9 +102,9 @@ final class StagingWriter {
         }
     }
 
-    /// Writes a regular file at `components` (`path` when the caller holds them joined) from `read` (nil: empty).
+    /// Writes a regular file at `components` (`path` joined) from `read` (nil: empty).
     private func writeFile(
-        _ components: [String], path: String? = nil, read: ((UnsafeMutableRawBufferPointer) throws -> Int)?
+        _ components: [String], path: String, read: ((UnsafeMutableRawBufferPointer) throws -> Int)?
     ) throws {
         guard let name = components.last else { return }
         let file = try folder(Array(components.dropLast())).createFile(name, mode: 0o644)
@@ -128,7 +125,7 @@ final class StagingWriter {
         }
         if syncEach || size >= Self.earlyWritebackBytes { file.startWriteback() }
         if syncEach { written.append(file) }
-        manifest.end(path: path ?? components.joined(separator: "/"), size: UInt64(size))
+        manifest.end(path: path, size: UInt64(size))
     }
 
     /// Makes the file at `destination` a copy of the one at `source`, replacing what is there.

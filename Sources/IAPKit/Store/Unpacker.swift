@@ -148,7 +148,6 @@ public enum Unpacker {
     private static func writeContent(
         taking outcome: inout PackageValidator.PackageOutcome, parts: PackageParts, into staging: DirectoryHandle
     ) throws -> (files: Int, bytes: UInt64, items: [StagedManifestItem]) {
-        guard outcome.archive != nil else { throw IAPKitError.failed("the package was not kept open") }
         let writer = try writeContentReleasingModel(&outcome, parts: parts, into: staging)
         // Only now, with the archive and the entries gone, is the manifest sorted out.
         return (writer.entriesWritten, writer.bytesWritten, writer.manifestItems())
@@ -177,9 +176,7 @@ public enum Unpacker {
             for (file, entry) in zip(archive.toc.files, entries) {
                 if entry.kind == .file, file.data != nil {
                     let stream = try archive.dataStream(for: file)
-                    // The TOC's path string serves the manifest too when it spells the same path.
-                    let knownPath = entry.hasPath(file.path) ? file.path : nil
-                    try writer.write(entry, knownPath: knownPath) { buffer in try stream.read(into: buffer) }
+                    try writer.write(entry) { buffer in try stream.read(into: buffer) }
                 } else {
                     try writer.write(entry, read: nil)
                 }

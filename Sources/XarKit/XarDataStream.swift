@@ -251,6 +251,7 @@ public final class XarDataStream {
         }
         var archivedDigest: [UInt8]?
         if let archived {
+            readAhead?.waitForDigest()  // the stored bytes are digested on the read-ahead's own thread
             let digest = archived.hasher.finish()
             archivedDigest = digest
             guard digest == archived.expected else {

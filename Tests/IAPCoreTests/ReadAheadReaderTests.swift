@@ -35,6 +35,35 @@ import Testing
         #expect(hasher.finish() == DigestHasher.digest(.sha1, of: got))
     }
 
+    /// As XarDataStream uses it: the last chunk taken, no call past it, then the digest awaited.
+    @Test func digestIsCompleteOnceWaitedForAfterTheLastChunk() throws {
+        let bytes = (0..<5_000_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 11) }
+        for depth in [2, 4] {
+            let hasher = DigestHasher(.sha256)
+            let reader = try ReadAheadReader(
+                file: try file(bytes), start: 0, length: UInt64(bytes.count), chunkSize: 1 << 16, depth: depth,
+                hasher: hasher)
+            var got = 0
+            while got < bytes.count, let chunk = try reader.next() { got += chunk.count }
+            #expect(got == bytes.count)
+            reader.waitForDigest()
+            #expect(hasher.finish() == DigestHasher.digest(.sha256, of: bytes))
+        }
+    }
+
+    /// A short file ends the hasher too: dropping the reader returns (no thread left waiting).
+    @Test func aShortFileWithAHasherEndsCleanly() throws {
+        for _ in 0..<10 {
+            let reader = try ReadAheadReader(
+                file: try file([UInt8](repeating: 3, count: 150_000)), start: 0, length: 600_000,
+                chunkSize: 65_536, depth: 2, hasher: DigestHasher(.sha1))
+            var total = 0
+            while let chunk = try reader.next() { total += chunk.count }
+            #expect(total == 150_000)
+            reader.waitForDigest()  // not all delivered: returns at once
+        }
+    }
+
     @Test func endsEarlyWhenTheFileIsShort() throws {
         let reader = try ReadAheadReader(
             file: try file([UInt8](repeating: 1, count: 100_000)), start: 0, length: 500_000,

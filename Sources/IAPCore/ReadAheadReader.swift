@@ -9,7 +9,8 @@ import Synchronization
 public final class ReadAheadReader {
     /// What the reader and its threads share; the threads never hold the reader itself.
     /// `@unchecked Sendable`: semaphores order every access to the mutable parts (`counts`, the
-    /// buffers, `failure`, the hasher). A slot is written before `filled.signal()` and
+    /// buffers, the hasher; `failure`, set before the empty slot that ends the range is published,
+    /// is read only after that slot is taken). A slot is written before `filled.signal()` and
     /// `toHash.signal()` and read after `filled.wait()` (consumer) and `toHash.wait()` (hasher); it
     /// is written again only after `free.wait()` (the consumer moved past it) and `hashed.wait()`
     /// (the hasher is done with it). `stop` is atomic.
@@ -180,13 +181,12 @@ public final class ReadAheadReader {
             return nil
         }
         channel.filled.wait()
-        if let failure = channel.failure {
-            finished = true
-            throw failure
-        }
         let count = channel.counts[consumerIndex]
         guard count > 0 else {
+            // An empty slot ends the range; the reading thread set `failure` (if any) before
+            // publishing it, and writes nothing after: only here is it read.
             finished = true
+            if let failure = channel.failure { throw failure }
             return nil
         }
         consumed += UInt64(count)

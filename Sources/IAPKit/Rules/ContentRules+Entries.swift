@@ -61,7 +61,7 @@ extension ContentRules {
         var excluded = [Bool](repeating: false, count: entries.count)
         firstOfEachKey(
             entries, excluding: &excluded, hash: { ExactPath(paths[$0]).hashValue },
-            same: { a, b in paths[a].utf8.elementsEqual(paths[b].utf8) },
+            same: { a, b in ExactPath(paths[a]) == ExactPath(paths[b]) },
             tell: { index, first in
                 told.append(
                     (
@@ -88,9 +88,8 @@ extension ContentRules {
             if folded.index != index { folded = (index, paths[index].lowercased()) }
             return folded.text
         }
-        var caseExcluded = excluded  // a case collision excludes nothing further: no pass follows
         firstOfEachKey(
-            entries, excluding: &caseExcluded, hash: { lowercased($0).hashValue },
+            entries, excluding: &excluded, hash: { lowercased($0).hashValue },
             same: { a, b in paths[a].lowercased() == lowercased(b) },
             tell: { index, other in
                 told.append(

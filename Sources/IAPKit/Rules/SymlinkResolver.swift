@@ -29,7 +29,7 @@ public struct SymlinkResolver: Sendable {
     init(kinds: PathKinds, entries: [ContentEntry]) {
         var targets: [String: String] = [:]
         for entry in entries where entry.kind == .symlink {
-            if let target = entry.linkTarget { targets[entry.components.joined(separator: "/")] = target }
+            if let target = entry.linkTarget { targets[entry.path] = target }
         }
         self.kinds = kinds
         self.targets = targets
@@ -37,7 +37,7 @@ public struct SymlinkResolver: Sendable {
 
     /// Indexes the entries by path.
     public init(entries: [ContentEntry]) {
-        let paths = entries.map { $0.components.joined(separator: "/") }
+        let paths = entries.map(\.path)
         var targets: [String: String] = [:]
         for (entry, path) in zip(entries, paths) where entry.kind == .symlink {
             if let target = entry.linkTarget { targets[path] = target }

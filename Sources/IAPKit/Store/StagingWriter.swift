@@ -98,7 +98,7 @@ final class StagingWriter {
                     "\(entry.rawPath): the symlink to '\(target)' does not stay inside Contents/; not written")
             }
             try folder(Array(entry.components.dropLast())).makeSymlink(name, target: target)
-            manifest.symlink(path: entry.components.joined(separator: "/"), target: target)
+            manifest.symlink(path: entry.path, target: target)
         }
     }
 

@@ -84,7 +84,8 @@ public enum Unpacker {
             let staging = try product.folder.openDirectory(stagingName)
             // The archive's TOC model and the entry list go as soon as the content is written: the
             // manifest that follows must not have them beside it (tens of MB at 100,000 entries).
-            written = try writeContent(taking: &outcome, parts: parts, into: staging)
+            let writer = try writeContent(taking: &outcome, parts: parts, into: staging)
+            written = (writer.entriesWritten, writer.bytesWritten, writer.manifestItems())
             try FileSystem.setPermissions(staging.path, 0o755)
             try DeliveryManifest.write(
                 productIdentifier: info.productIdentifier, version: version, items: written.items, into: staging)
@@ -143,19 +144,11 @@ public enum Unpacker {
             warnings: warnings)
     }
 
-    /// Writes every content entry of a validated package into `staging`, decoding the data again,
-    /// and releases the outcome's archive and entries once written.
+    /// Writes every content entry of a validated package into `staging`, decoding the data again;
+    /// the outcome's archive and entries are moved out and go as this returns, before the caller
+    /// asks the writer for its manifest.
     private static func writeContent(
         taking outcome: inout PackageValidator.PackageOutcome, parts: PackageParts, into staging: DirectoryHandle
-    ) throws -> (files: Int, bytes: UInt64, items: [StagedManifestItem]) {
-        let writer = try writeContentReleasingModel(&outcome, parts: parts, into: staging)
-        // Only now, with the archive and the entries gone, is the manifest sorted out.
-        return (writer.entriesWritten, writer.bytesWritten, writer.manifestItems())
-    }
-
-    /// Moves the archive and entries out of `outcome`, so they go as this returns.
-    private static func writeContentReleasingModel(
-        _ outcome: inout PackageValidator.PackageOutcome, parts: PackageParts, into staging: DirectoryHandle
     ) throws -> StagingWriter {
         guard let archive = outcome.archive else { throw IAPKitError.failed("the package was not kept open") }
         let entries = outcome.entries

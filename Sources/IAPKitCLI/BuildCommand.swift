@@ -5,6 +5,7 @@ import IAPKit
 import IAPRules
 
 extension PackageLayout: ExpressibleByArgument {}
+extension PayloadCompressionChoice: ExpressibleByArgument {}
 
 /// `iapkg build`: a content folder into a `.pkg`.
 struct BuildCommand: ParsableCommand {
@@ -19,6 +20,10 @@ struct BuildCommand: ParsableCommand {
             --layout product (default) writes what 'productbuild --content' wrote: a Distribution and a \
             component NAME.pkg with Bom, PackageInfo and a gzip'd cpio Payload. --layout tree writes \
             ContentInfo.plist and Contents/ as xar entries directly.
+
+            --payload-compression pbzx writes the Payload as pkgbuild --compression latest does: \
+            16 MiB chunks of xz (stored when xz does not make them smaller); the default, gzip, is what \
+            every reader takes.
 
             With --source-date-epoch N (or SOURCE_DATE_EPOCH), every time stamp is N and two builds of \
             the same folder are byte-identical. The package is written to a temporary file and renamed \
@@ -40,6 +45,9 @@ struct BuildCommand: ParsableCommand {
     @Option(help: "product (as productbuild --content) or tree (bare xar).")
     var layout: PackageLayout = .product
 
+    @Option(help: "The product layout's Payload compression: gzip (default) or pbzx (chunks of xz).")
+    var payloadCompression: PayloadCompressionChoice = .gzip
+
     @Option(
         help: "Seconds since 1970 to stamp on every entry, for byte-identical builds (default: $SOURCE_DATE_EPOCH).")
     var sourceDateEpoch: Int64?
@@ -51,6 +59,9 @@ struct BuildCommand: ParsableCommand {
 
     func validate() throws {
         guard (1...12).contains(level) else { throw ValidationError("--level must be from 1 to 12") }
+        if payloadCompression != .gzip && layout == .tree {
+            throw ValidationError("--payload-compression applies to the product layout; a tree package has no Payload")
+        }
         if let epoch = sourceDateEpoch, epoch < 0 { throw ValidationError("--source-date-epoch must not be negative") }
     }
 
@@ -74,9 +85,10 @@ struct BuildCommand: ParsableCommand {
                 bar.update(done: done, total: total)
             }
             let progress = bar.isEnabled ? update : nil
-            let options = BuildOptions(
+            var options = BuildOptions(
                 layout: layout, output: output, sourceDateEpoch: epoch, compressionLevel: level,
                 progress: progress)
+            options.payloadCompression = payloadCompression
             let report = try PackageBuilder.build(folder: directory, options: options)
             bar.finish()
             for warning in report.warnings {

@@ -8,7 +8,22 @@ extension PayloadError {
         switch self {
         case .invalidEntryName: .entryNameInvalid
         case .decompressionBomb: .sizeDeclaredBomb
+        case .malformedPbzx(let fault, _): fault.rule
         default: .shapePayload
+        }
+    }
+}
+
+extension PbzxFault {
+    /// The rule a pbzx Payload that breaks this way breaks.
+    public var rule: Rule {
+        switch self {
+        case .header: .shapePbzxHeader
+        case .chunkSize: .shapePbzxChunkSize
+        case .truncated: .shapePbzxTruncated
+        case .chunkDecode: .shapePbzxChunkDecode
+        case .chunkEncoding: .shapePbzxChunkEncoding
+        case .trailing: .shapePbzxTrailing
         }
     }
 }

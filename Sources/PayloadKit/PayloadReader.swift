@@ -1,6 +1,6 @@
 /// Reads a compressed cpio payload from a source of compressed bytes.
 ///
-/// Decodes gzip, bzip2 or xz itself (PayloadDecompressor, told apart by the first bytes; several
+/// Decodes gzip, bzip2, xz or pbzx itself (PayloadDecompressor, told apart by the first bytes; several
 /// members or streams may follow each other, anything else after the last one is an error) under a
 /// cap on decoded bytes, and parses the cpio strictly and in one pass: odc,
 /// newc and newc-crc, one format per payload, every header field a digit of its radix, names

@@ -1,13 +1,17 @@
 internal import IAPCore
 
-/// A gzip'd cpio payload writer = CpioWriter → ParallelGzipEncoder (libdeflate on every core) → sink.
+/// A compressed cpio payload writer = CpioWriter → ParallelGzipEncoder (libdeflate on every core) → sink,
+/// or CpioWriter → PbzxEncoder (chunks of xz, liblzma) → sink.
 ///
 /// The gzip stream is a sequence of members, one per 1 MiB of cpio (standard gzip, RFC 1952 §2.2),
 /// compressed in parallel; already-compressed blocks are stored. Deterministic: the same entries at
 /// the same level always give the same bytes, however the threads run.
 public final class PayloadWriter {
+    /// pkgbuild's pbzx chunk size, 16 MiB (the default of `init(pbzxChunkSize:sink:)`).
+    public static let pbzxChunkSize = 16 << 20
+
     private let cpio: CpioWriter
-    private let encoder: ParallelGzipEncoder
+    private let finishEncoder: () throws -> Void
 
     /// Starts a payload compressed at libdeflate `level` (0...12; 7 matches zlib's 6 in size)
     /// whose gzip bytes go to `sink`, on `workers` threads (0: one per core).
@@ -18,10 +22,22 @@ public final class PayloadWriter {
         guard BlockCompressor.levels.contains(level) else { throw .invalidCompressionLevel(level) }
         let encoder = ParallelGzipEncoder(
             level: level, workers: workers > 0 ? workers : ParallelGzipEncoder.defaultWorkers, sink: sink)
-        self.encoder = encoder
+        finishEncoder = encoder.finish
         cpio = try CpioWriter { raw in
             try Self.compress { try encoder.write(raw) }
         }
+    }
+
+    /// Starts a pbzx payload (what `pkgbuild --compression latest` writes): the cpio cut into
+    /// `pbzxChunkSize`-byte chunks (pkgbuild's 16 MiB by default), each xz-compressed, or stored
+    /// when xz would not make it smaller.
+    public init(
+        pbzxChunkSize: Int = PayloadWriter.pbzxChunkSize, sink: @escaping (UnsafeRawBufferPointer) throws -> Void
+    ) throws(PayloadError) {
+        guard pbzxChunkSize > 0 else { throw .invalidCompressionLevel(Int32(clamping: pbzxChunkSize)) }
+        let encoder = PbzxEncoder(chunkSize: pbzxChunkSize, sink: sink)
+        finishEncoder = encoder.finish
+        cpio = try CpioWriter { raw in try encoder.write(raw) }
     }
 
     /// Adds a directory entry (`mode` holds permission bits only, e.g. 0o755).
@@ -46,7 +62,7 @@ public final class PayloadWriter {
     public func finish() throws(PayloadError) {
         try cpio.finish()
         do {
-            try Self.compress { try encoder.finish() }
+            try Self.compress { try finishEncoder() }
         } catch let error as PayloadError {
             throw error
         } catch {

@@ -9,6 +9,14 @@ public enum PackageLayout: String, Sendable, Codable, CaseIterable {
     case tree
 }
 
+/// How a product archive's Payload is compressed.
+public enum PayloadCompressionChoice: String, Sendable, Codable, CaseIterable {
+    /// gzip members, one per MiB of cpio, on every core (what pkgbuild writes by default).
+    case gzip
+    /// pbzx: 16 MiB chunks of xz (what `pkgbuild --compression latest` writes).
+    case pbzx
+}
+
 /// How `PackageBuilder` builds.
 public struct BuildOptions: Sendable {
     public var layout: PackageLayout
@@ -18,6 +26,8 @@ public struct BuildOptions: Sendable {
     public var sourceDateEpoch: Int64?
     /// Compression level 1–12 on libdeflate's scale (7, the default, is as small as zlib's 6).
     public var compressionLevel: Int32
+    /// How the Payload of a product archive is compressed (gzip by default).
+    public var payloadCompression: PayloadCompressionChoice = .gzip
     /// Called with (bytes done, bytes total) as content is written.
     public var progress: (@Sendable (UInt64, UInt64) -> Void)?
 

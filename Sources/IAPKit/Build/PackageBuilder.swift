@@ -38,7 +38,7 @@ public enum PackageBuilder {
                 directTo: target.file, reservedBytes: ProductArchiveWriter.reservedHeadBytes, options: xarOptions)
             try ProductArchiveWriter.write(
                 scan, contentInfo: contentInfo, times: times, level: options.compressionLevel,
-                to: xar, progress: progress)
+                compression: options.payloadCompression, to: xar, progress: progress)
             try xar.finishInPlace()
         case .tree:
             let xar = try XarWriter(temporaryDirectory: AtomicOutputFile.folder(of: output), options: xarOptions)

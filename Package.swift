@@ -5,7 +5,7 @@ import PackageDescription
 ///
 /// Linux only (Debian 12, glibc): the only platform built and tested.
 ///
-/// Layers (imports point down): iapkg → IAPKitCLI → IAPKit → XarKit / BomKit / PayloadKit / XMLKit → IAPCore → C;
+/// Layers (imports point down): iapkg → IAPKitCLI → IAPKit → XarKit / BomKit / PayloadKit / XMLKit / XcodeKit → IAPCore → C;
 /// IAPRules (the rule catalogue, findings) sits under them all and depends on nothing.
 let package = Package(
     name: "iapkg",
@@ -46,8 +46,11 @@ let package = Package(
         // The component Payload: cpio (odc) written through libarchive; read by our own parser,
         // compressed with gzip, bzip2 or xz.
         .target(name: "PayloadKit", dependencies: ["CLibArchive", "IAPRules", "IAPCore"]),
+        // Xcode projects: a strict old-style property list reader, an In-App Purchase Content target's files.
+        .target(name: "XcodeKit", dependencies: ["IAPRules", "IAPCore"]),
         // The domain: content folders, ContentInfo, rules, build, inspect, validate, unpack.
-        .target(name: "IAPKit", dependencies: ["IAPRules", "IAPCore", "XMLKit", "XarKit", "BomKit", "PayloadKit"]),
+        .target(
+            name: "IAPKit", dependencies: ["IAPRules", "IAPCore", "XMLKit", "XarKit", "BomKit", "PayloadKit", "XcodeKit"]),
         // Commands, options, text/JSON/JUnit rendering, exit codes.
         .target(
             name: "IAPKitCLI",
@@ -69,6 +72,7 @@ let package = Package(
         .testTarget(name: "XarKitTests", dependencies: ["XarKit", "IAPRules", "IAPCore"]),
         .testTarget(name: "BomKitTests", dependencies: ["BomKit", "IAPCore"]),
         .testTarget(name: "PayloadKitTests", dependencies: ["PayloadKit", "IAPCore"]),
+        .testTarget(name: "XcodeKitTests", dependencies: ["XcodeKit", "IAPRules"]),
         .testTarget(
             name: "IAPKitTests",
             dependencies: ["IAPKit", "IAPRules", "XarKit", "BomKit", "PayloadKit", "XMLKit", "IAPCore"]),

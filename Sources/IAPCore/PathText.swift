@@ -27,4 +27,26 @@ public enum PathText {
     public static func droppingDotSlash(_ path: String) -> Substring {
         startsWithDotSlash(path) ? Substring(path.utf8.dropFirst(2)) : Substring(path)
     }
+
+    /// `path` with empty and "." components dropped and each ".." taking away the component before
+    /// it, by text alone (no symlink is looked at): for telling two spellings of a path apart.
+    public static func normalized(_ path: String) -> String {
+        var parts: [String] = []
+        for part in components(path, omittingEmpty: true) where part != "." {
+            if part == "..", let last = parts.last, last != ".." {
+                parts.removeLast()
+            } else if !(part == ".." && isAbsolute(path)) {
+                parts.append(part)
+            }
+        }
+        let joined = parts.joined(separator: "/")
+        return isAbsolute(path) ? "/" + joined : joined.isEmpty ? "." : joined
+    }
+
+    /// The folder holding `path` ("." for a bare name), by text.
+    public static func parent(_ path: String) -> String {
+        let parts = components(normalized(path), omittingEmpty: true)
+        guard parts.count > 1 else { return isAbsolute(path) ? "/" : "." }
+        return (isAbsolute(path) ? "/" : "") + parts.dropLast().joined(separator: "/")
+    }
 }

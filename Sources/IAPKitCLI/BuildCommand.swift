@@ -11,7 +11,7 @@ extension PayloadCompressionChoice: ExpressibleByArgument {}
 struct BuildCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "build",
-        abstract: "Build a content folder into a hosted-content .pkg.",
+        abstract: "Build a content folder (or an Xcode In-App Purchase Content project) into a hosted-content .pkg.",
         discussion: """
             The folder must hold ContentInfo.plist and Contents/. It is checked first (layout, plist, \
             no executable code, links that stay inside Contents/, no special files); nothing is written \
@@ -25,6 +25,12 @@ struct BuildCommand: ParsableCommand {
             16 MiB chunks of xz (stored when xz does not make them smaller); the default, gzip, is what \
             every reader takes.
 
+            Given NAME.xcodeproj, the In-App Purchase Content target is built as Xcode built it: \
+            ContentInfo.plist from INFOPLIST_FILE, the Resources phase's files under Contents/, in a \
+            content root named PRODUCT_NAME; the same package the equivalent content folder gives. \
+            --target picks the target when the project has several, --configuration the build \
+            configuration (default: the target's default, Release).
+
             With --source-date-epoch N (or SOURCE_DATE_EPOCH), every time stamp is N and two builds of \
             the same folder are byte-identical. The package is written to a temporary file and renamed \
             into place, so a failed build never leaves a partial .pkg.
@@ -32,10 +38,17 @@ struct BuildCommand: ParsableCommand {
             Examples:
               iapkg build Examples/book-chapter
               iapkg build level-pack -o dist/level-pack.pkg --source-date-epoch 1700000000
+              iapkg build Levels.xcodeproj --target Pack2
             """)
 
-    @Argument(help: "The content folder.")
+    @Argument(help: "The content folder, or an Xcode project (NAME.xcodeproj).")
     var directory: String
+
+    @Option(help: "For an Xcode project: the In-App Purchase Content target (needed when there are several).")
+    var target: String?
+
+    @Option(help: "For an Xcode project: the build configuration (default: the target's default, Release).")
+    var configuration: String?
 
     @Option(
         name: [.short, .customLong("output")],
@@ -89,6 +102,8 @@ struct BuildCommand: ParsableCommand {
                 layout: layout, output: output, sourceDateEpoch: epoch, compressionLevel: level,
                 progress: progress)
             options.payloadCompression = payloadCompression
+            options.target = target
+            options.configuration = configuration
             let report = try PackageBuilder.build(folder: directory, options: options)
             bar.finish()
             for warning in report.warnings {

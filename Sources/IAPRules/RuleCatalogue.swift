@@ -104,6 +104,16 @@ extension Rule {
         .hygieneExtension,
         .unpackRefused,
         .unpackFailed,
+        .xcodePbxprojSyntax,
+        .xcodeProjectStructure,
+        .xcodeNoContentTarget,
+        .xcodeTargetAmbiguous,
+        .xcodeBuildSetting,
+        .xcodePathUnsupported,
+        .xcodeResourceCompiled,
+        .xcodeResourceDuplicate,
+        .xcodeFileMissing,
+        .xcodeFileUnlisted,
     ]
 
     /// The rule whose id is `id`, if any.

@@ -26,6 +26,10 @@ public struct BuildOptions: Sendable {
     public var sourceDateEpoch: Int64?
     /// Compression level 1–12 on libdeflate's scale (7, the default, is as small as zlib's 6).
     public var compressionLevel: Int32
+    /// For an Xcode project: the In-App Purchase Content target to build (needed when it has several).
+    public var target: String?
+    /// For an Xcode project: the build configuration read (default: the target's default, Release).
+    public var configuration: String?
     /// How the Payload of a product archive is compressed (gzip by default).
     public var payloadCompression: PayloadCompressionChoice = .gzip
     /// Called with (bytes done, bytes total) as content is written.

@@ -14,6 +14,10 @@ public struct ValidationOptions: Sendable {
     public var maxSize: UInt64
     /// Largest unpacked total accepted (default 2 GiB: a device must store it).
     public var maxUnpackedSize: UInt64
+    /// For an Xcode project: the In-App Purchase Content target to judge (needed when it has several).
+    public var target: String?
+    /// For an Xcode project: the build configuration read (default: the target's default, Release).
+    public var configuration: String?
     /// Certificates a package's signature chain must lead to; empty: signatures are verified, trust not judged.
     public var trustAnchors: [X509Certificate] = []
 
@@ -32,14 +36,14 @@ public struct ValidationOptions: Sendable {
 
 /// The verdict on one input (a .pkg or a content folder).
 public struct ValidationReport: Codable, Sendable {
-    /// What was validated: a package of either shape, or a content folder.
+    /// What was validated: a package of either shape, a content folder, or an Xcode project.
     public enum Kind: String, Codable, Sendable {
-        case product, tree, folder
+        case product, tree, folder, project
     }
 
     public var path: String
     public var valid: Bool
-    /// The package's shape ("product", "tree") or "folder"; nil when the container could not be read.
+    /// The package's shape ("product", "tree"), "folder" or "project"; nil when the container could not be read.
     public var shape: Kind?
     public var productIdentifier: String?
     public var contentVersion: String?

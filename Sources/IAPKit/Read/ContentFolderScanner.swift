@@ -22,6 +22,9 @@ public struct ContentFolderScan: Sendable {
     public var modificationTimes: [Int64] = []
     /// Junk left out (`.DS_Store`, `.git`…), as paths below the root.
     public var excluded: [String] = []
+    /// Each entry's path on disk, in the same order, when the entries are gathered from several
+    /// places (an Xcode project's resources); empty when every entry lies at its path below `root`.
+    var sourcePaths: [String] = []
 
     init(root: String, name: String) {
         self.root = root
@@ -34,10 +37,14 @@ public struct ContentFolderScan: Sendable {
     /// Total bytes of regular files.
     public var totalFileBytes: UInt64 { contents.reduce(0) { $0 + ($1.kind == .file ? $1.size : 0) } }
 
-    mutating func append(_ entry: ContentEntry, modificationTime: Int64) {
+    mutating func append(_ entry: ContentEntry, modificationTime: Int64, sourcePath: @autoclosure () -> String = "") {
+        if tracksSourcePaths { sourcePaths.append(sourcePath()) }
         contents.append(entry)
         modificationTimes.append(modificationTime)
     }
+
+    /// True for a scan whose entries come from several places (set before the first entry).
+    var tracksSourcePaths = false
 }
 
 /// A scan's entries as `SourceEntry` values, built when read.
@@ -47,7 +54,9 @@ public struct SourceList: RandomAccessCollection, Sendable {
     public var endIndex: Int { scan.contents.count }
     public subscript(index: Int) -> SourceEntry {
         let entry = scan.contents[index]
-        let path = entry.components.isEmpty ? scan.root : scan.root + "/" + entry.path
+        let path =
+            !scan.sourcePaths.isEmpty
+            ? scan.sourcePaths[index] : entry.components.isEmpty ? scan.root : scan.root + "/" + entry.path
         return SourceEntry(entry: entry, sourcePath: path, modificationTime: scan.modificationTimes[index])
     }
 }
@@ -76,7 +85,8 @@ public enum ContentFolderScanner {
         return scan
     }
 
-    private static func walk(
+    /// Appends what `directory` holds, below `components`, to `scan`.
+    static func walk(
         directory: String, components: [String], into scan: inout ContentFolderScan,
         excludeJunk: Bool
     ) throws {
@@ -95,7 +105,7 @@ public enum ContentFolderScanner {
             guard openable else {
                 scan.append(
                     ContentEntry(rawPath: parts.joined(separator: "/"), components: parts, kind: .file),
-                    modificationTime: 0)
+                    modificationTime: 0, sourcePath: path)
                 continue
             }
             let status = try FileStatus.ofLink(path)
@@ -112,7 +122,7 @@ public enum ContentFolderScanner {
             default:
                 break
             }
-            scan.append(entry, modificationTime: status.modificationTime)
+            scan.append(entry, modificationTime: status.modificationTime, sourcePath: path)
             // Clutter folders (.git, .svn…) are reported, never walked: build leaves them out whole.
             if entry.kind == .directory && !EntryNameRules.isJunk(name) {
                 try walk(directory: path, components: parts, into: &scan, excludeJunk: excludeJunk)
@@ -125,7 +135,7 @@ public enum ContentFolderScanner {
         try DirectoryHandle.open(directory).names()
     }
 
-    private static func kind(of kind: FileKind) -> ContentEntry.Kind {
+    static func kind(of kind: FileKind) -> ContentEntry.Kind {
         switch kind {
         case .regular: .file
         case .directory: .directory

@@ -1,0 +1,153 @@
+import IAPCore
+import IAPRules
+import XcodeKit
+
+/// What an In-App Purchase Content target of an Xcode project builds, gathered as a content folder
+/// scan: the content root named `PRODUCT_NAME`, `ContentInfo.plist` from `INFOPLIST_FILE`, and each
+/// resource under `Contents/` in the order a walk of the equivalent folder gives (so the package is
+/// the one that folder builds, byte for byte). Files the project names that are missing, resources
+/// that collide, and files beside the target's files that it does not name are findings.
+public enum XcodeContentScanner {
+    /// The scan, the target read, and the findings about the project.
+    public struct Result: Sendable {
+        public var target: XcodeContentTarget
+        public var scan: ContentFolderScan
+        public var findings: [Finding]
+    }
+
+    /// True when `path` names an Xcode project folder (`NAME.xcodeproj`).
+    public static func isProject(_ path: String) -> Bool {
+        let trimmed = path.hasSuffix("/") ? String(path.dropLast()) : path
+        return trimmed.hasSuffix(".xcodeproj") && FileSystem.status(trimmed)?.isDirectory == true
+    }
+
+    /// Reads the project at `path` and gathers its content target's files. Throws `XcodeProjectError`
+    /// when the project or target cannot be read, a `SystemError` when a file cannot.
+    public static func scan(_ path: String, target name: String?, configuration: String? = nil) throws -> Result {
+        let project = try XcodeProject.open(path)
+        let target = try XcodeContentTarget.resolve(project, target: name, configuration: configuration)
+        var findings: [Finding] = []
+        let time = (try? FileStatus.of(project.path + "/project.pbxproj").modificationTime) ?? 0
+        var scan = ContentFolderScan(root: project.path, name: target.productName)
+        scan.tracksSourcePaths = true
+        scan.append(
+            ContentEntry(rawPath: ".", components: [], kind: .directory, permissions: 0o755), modificationTime: time,
+            sourcePath: project.sourceRoot)
+
+        var root = Node.folder(name: "", time: time)
+        if let status = FileSystem.status(target.contentInfoPath), status.kind == .regular {
+            root.children["ContentInfo.plist"] = .file(target.contentInfoPath)
+        } else {
+            findings.append(
+                Rule.xcodeFileMissing.finding(
+                    "ContentInfo.plist",
+                    "INFOPLIST_FILE names '\(target.contentInfoPath)', which is not a file; restore it or set INFOPLIST_FILE to the plist's path"
+                ))
+        }
+        var contents = Node.folder(name: "Contents", time: time)
+        for resource in target.resources {
+            let shown = "Contents/" + resource.destination.joined(separator: "/")
+            guard FileSystem.linkStatus(resource.sourcePath) != nil else {
+                findings.append(
+                    Rule.xcodeFileMissing.finding(
+                        shown,
+                        "the target copies '\(resource.sourcePath)' here, but it is not on disk; restore it or remove it from the target's Resources phase"
+                    ))
+                continue
+            }
+            if !contents.insert(resource.destination, source: resource.sourcePath, time: time) {
+                findings.append(
+                    Rule.xcodeResourceDuplicate.finding(
+                        shown,
+                        "'\(resource.sourcePath)' would be copied to \(shown), where another resource of the target already goes; rename one or remove it from the target"
+                    ))
+            }
+        }
+        root.children["Contents"] = contents
+        try root.emit(components: [], into: &scan)
+        scan.contents.shrinkToFit()
+        findings += unlisted(target, project: project)
+        return Result(target: target, scan: scan, findings: findings)
+    }
+
+    /// Files in the folders that hold the target's files which the target does not name.
+    private static func unlisted(_ target: XcodeContentTarget, project: XcodeProject) -> [Finding] {
+        let named = Set(([target.contentInfoPath] + target.resources.map(\.sourcePath)).map(PathText.normalized))
+        let folders = Set(named.map(PathText.parent)).sorted()
+        var findings: [Finding] = []
+        for folder in folders {
+            guard let names = try? ContentFolderScanner.names(in: folder) else { continue }
+            for name in names where !EntryNameRules.isJunk(name) {
+                let path = PathText.normalized(folder + "/" + name)
+                guard !named.contains(path), FileSystem.linkStatus(path)?.kind == .regular else { continue }
+                findings.append(
+                    Rule.xcodeFileUnlisted.finding(
+                        path,
+                        "'\(path)' lies beside the target's files but the target \(target.name) does not name it, so it is not packaged; add it to the Copy Bundle Resources phase or move it away"
+                    ))
+            }
+        }
+        return findings
+    }
+
+    /// A folder of the content being assembled, or one of its files or copied folders.
+    private struct Node {
+        var source: String?
+        var isFolder: Bool
+        var time: Int64
+        var children: [String: Node] = [:]
+
+        static func folder(name: String, time: Int64) -> Node { Node(source: nil, isFolder: true, time: time) }
+        static func file(_ source: String) -> Node { Node(source: source, isFolder: false, time: 0) }
+
+        /// Places `source` at `path` below this folder, making the folders above it; false if taken.
+        mutating func insert(_ path: [String], source: String, time: Int64) -> Bool {
+            guard let first = path.first else { return false }
+            if path.count == 1 {
+                guard children[first] == nil else { return false }
+                children[first] = .file(source)
+                return true
+            }
+            var child = children[first] ?? .folder(name: first, time: time)
+            guard child.source == nil, child.insert(Array(path.dropFirst()), source: source, time: time) else {
+                return false
+            }
+            children[first] = child
+            return true
+        }
+
+        /// Appends the entries below this folder to `scan`, in the order a folder walk gives.
+        func emit(components: [String], into scan: inout ContentFolderScan) throws {
+            let names = children.keys.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+            for name in names {
+                guard let child = children[name] else { continue }
+                let parts = components + [name]
+                let rawPath = parts.joined(separator: "/")
+                guard let source = child.source else {
+                    scan.append(
+                        ContentEntry(rawPath: rawPath, components: parts, kind: .directory, permissions: 0o755),
+                        modificationTime: child.time, sourcePath: "")
+                    try child.emit(components: parts, into: &scan)
+                    continue
+                }
+                let status = try FileStatus.ofLink(source)
+                var entry = ContentEntry(
+                    rawPath: rawPath, components: parts, kind: ContentFolderScanner.kind(of: status.kind),
+                    permissions: status.permissions)
+                switch entry.kind {
+                case .file:
+                    entry.size = status.size
+                    entry.sniff = try ContentFolderScanner.sniff(source, size: entry.size)
+                case .symlink:
+                    entry.linkTarget = try FileSystem.readLink(source)
+                    entry.size = UInt64(entry.linkTarget?.utf8.count ?? 0)
+                default: break
+                }
+                scan.append(entry, modificationTime: status.modificationTime, sourcePath: source)
+                if entry.kind == .directory {
+                    try ContentFolderScanner.walk(directory: source, components: parts, into: &scan, excludeJunk: true)
+                }
+            }
+        }
+    }
+}

@@ -133,7 +133,9 @@ struct XcodePaths {
 
     /// Refuses a reference Xcode would compile.
     private func checkCopied(_ reference: OldStyleDictionary, display: String) throws(XcodeProjectError) {
-        let type = reference.string("explicitFileType") ?? reference.string("lastKnownFileType")
+        let type = (reference.string("explicitFileType") ?? reference.string("lastKnownFileType")).flatMap {
+            $0.isEmpty ? nil : $0
+        }
         let ext = (reference.string("path") ?? "").split(separator: ".").last.map { $0.lowercased() }
         if let type, Self.compiledTypes.contains(type) {
             throw unsupported(display, type)

@@ -28,6 +28,9 @@ public enum CurrentProcess {
     /// Whether `descriptor` (0, 1, 2…) is a terminal.
     public static func isTerminal(_ descriptor: Int32) -> Bool { isatty(descriptor) == 1 }
 
+    /// This process's id.
+    public static var id: Int32 { getpid() }
+
     /// Ends the process with `status`, flushing standard output first (`exit(3)`).
     public static func exit(_ status: Int32) -> Never {
         Glibc.exit(status)

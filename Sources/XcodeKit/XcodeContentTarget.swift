@@ -129,9 +129,11 @@ public struct XcodeContentTarget: Sendable {
         let projectList = try project.object(
             project.root.string("buildConfigurationList"), isa: ["XCConfigurationList"], what: "the project")
         let projectSettings = try settings(projectList, "the project's configurations") ?? [:]
+        // Absolute, as Xcode gives them: "$(SRCROOT)/x" is then a path of its own, never joined again.
+        let root = FileSystem.realPath(project.sourceRoot) ?? project.sourceRoot
         let builtIn = [
-            "TARGET_NAME": name, "PROJECT_NAME": project.name, "SRCROOT": project.sourceRoot,
-            "SOURCE_ROOT": project.sourceRoot, "PROJECT_DIR": project.sourceRoot,
+            "TARGET_NAME": name, "PROJECT_NAME": project.name, "SRCROOT": root, "SOURCE_ROOT": root,
+            "PROJECT_DIR": root,
         ]
         return (
             configuration,

@@ -18,9 +18,9 @@ public enum PackageBuilder {
 
     private static func buildUnchecked(folder: String, options: BuildOptions) throws -> BuildReport {
         let started = monotonicSeconds()
-        let (scan, projectFindings) = try contentScan(folder, options: options)
+        let (scan, projectFindings, ruleFindings) = try contentScan(folder, options: options)
         let (info, contentInfo, plistFindings) = try readContentInfo(scan)
-        let findings = projectFindings + plistFindings + ContentRules.check(scan.contents)
+        let findings = projectFindings + plistFindings + ruleFindings
         guard let info, !findings.contains(where: { $0.severity == .error }) else {
             throw IAPKitError.invalid(path: folder, findings: findings)
         }
@@ -65,15 +65,22 @@ public enum PackageBuilder {
             excluded: scan.excluded, warnings: findings)
     }
 
-    /// The folder's entries, or those an Xcode project's content target copies, with the project's findings.
-    static func contentScan(_ path: String, options: BuildOptions) throws -> (ContentFolderScan, [Finding]) {
+    /// The folder's entries, or those an Xcode project's content target copies, with the findings
+    /// about them (the project's, then the content rules').
+    static func contentScan(_ path: String, options: BuildOptions) throws -> (
+        ContentFolderScan, project: [Finding], rules: [Finding]
+    ) {
         guard XcodeContentScanner.isProject(path) else {
-            return (try ContentFolderScanner.scan(path, excludeJunk: true), [])
+            let scan = try ContentFolderScanner.scan(path, excludeJunk: true)
+            return (scan, [], ContentRules.check(scan.contents))
         }
         do {
             let result = try XcodeContentScanner.scan(
                 path, target: options.target, configuration: options.configuration)
-            return (result.scan, result.findings)
+            return (
+                result.scan, result.findings,
+                XcodeContentScanner.contentFindings(result, maxUnpackedBytes: Limits.unpackedBytes)
+            )
         } catch let error as XcodeProjectError {
             throw IAPKitError.invalid(path: path, findings: error.findings)
         }

@@ -145,11 +145,7 @@ public enum PackageValidator {
             info = loaded.info
             findings += loaded.findings
         }
-        var rules = ContentRules.check(result.scan.contents, maxUnpackedBytes: options.maxUnpackedSize)
-        if findings.contains(where: { $0.rule == Rule.xcodeFileMissing.id && $0.entry == "ContentInfo.plist" }) {
-            rules.removeAll { $0.rule == Rule.shapeMissingContentinfo.id }  // one finding for one fault
-        }
-        findings += rules
+        findings += XcodeContentScanner.contentFindings(result, maxUnpackedBytes: options.maxUnpackedSize)
         findings += expectationFindings(info, options: options)
         return ValidationReport(path: path, shape: .project, info: info, findings: findings, strict: options.strict)
     }

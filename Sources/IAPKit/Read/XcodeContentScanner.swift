@@ -70,20 +70,33 @@ public enum XcodeContentScanner {
         return Result(target: target, scan: scan, findings: findings)
     }
 
+    /// The content rules' findings for a project's scan, without the one the project already told
+    /// (a missing INFOPLIST_FILE is `xcode-file-missing`, not also `shape-missing-contentinfo`).
+    static func contentFindings(_ result: Result, maxUnpackedBytes: UInt64) -> [Finding] {
+        var rules = ContentRules.check(result.scan.contents, maxUnpackedBytes: maxUnpackedBytes)
+        if result.findings.contains(where: { $0.rule == Rule.xcodeFileMissing.id && $0.entry == "ContentInfo.plist" }) {
+            rules.removeAll { $0.rule == Rule.shapeMissingContentinfo.id }
+        }
+        return rules
+    }
+
     /// Files in the folders that hold the target's files which the target does not name.
     private static func unlisted(_ target: XcodeContentTarget, project: XcodeProject) -> [Finding] {
-        let named = Set(([target.contentInfoPath] + target.resources.map(\.sourcePath)).map(PathText.normalized))
-        let folders = Set(named.map(PathText.parent)).sorted()
+        // Compared by their real paths: "$(SRCROOT)/a" and a group's "a" may name one file.
+        let real = { (path: String) in FileSystem.realPath(path) ?? PathText.normalized(path) }
+        let named = Set(([target.contentInfoPath] + target.resources.map(\.sourcePath)).map(real))
+        let here = (FileSystem.realPath(".") ?? "/") + "/"
         var findings: [Finding] = []
-        for folder in folders {
+        for folder in Set(named.map(PathText.parent)).sorted() {
             guard let names = try? ContentFolderScanner.names(in: folder) else { continue }
             for name in names where !EntryNameRules.isJunk(name) {
-                let path = PathText.normalized(folder + "/" + name)
+                let path = folder + "/" + name
                 guard !named.contains(path), FileSystem.linkStatus(path)?.kind == .regular else { continue }
+                let shown = path.hasPrefix(here) ? String(path.dropFirst(here.count)) : path
                 findings.append(
                     Rule.xcodeFileUnlisted.finding(
-                        path,
-                        "'\(path)' lies beside the target's files but the target \(target.name) does not name it, so it is not packaged; add it to the Copy Bundle Resources phase or move it away"
+                        shown,
+                        "'\(shown)' lies beside the target's files but the target \(target.name) does not name it, so it is not packaged; add it to the Copy Bundle Resources phase or move it away"
                     ))
             }
         }

@@ -36,58 +36,10 @@ public enum ProjectFolderInitializer {
                 throw IAPKitError.invalid(path: project, findings: result.findings)
             }
             let destination = path ?? result.target.productName
-            try write(result.scan, to: destination)
+            try ContentFolderCopier.copy(result.scan, to: destination)
             return Outcome(
                 path: destination, target: result.target.name, entries: result.scan.contents.count - 1,
                 warnings: result.findings)
-        }
-    }
-
-    /// Copies the scan's entries into a hidden folder beside `destination`, then renames it into place.
-    private static func write(_ scan: ContentFolderScan, to destination: String) throws {
-        let name = ContentFolderScanner.baseName(of: destination)
-        let parentPath = AtomicOutputFile.folder(of: destination)
-        if let status = FileSystem.linkStatus(destination) {
-            guard status.isDirectory, try ContentFolderScanner.names(in: destination).isEmpty else {
-                throw IAPKitError.refused(
-                    "\(destination) already exists and is not an empty folder; iapkg init never overwrites — choose an empty or new folder"
-                )
-            }
-        }
-        let parent = try DirectoryHandle.open(parentPath)
-        let staging = ".\(name).iapkg-init-\(CurrentProcess.id)"
-        try? parent.removeTree(staging)
-        try parent.makeDirectory(staging, mode: 0o755)
-        do {
-            var folders = [try parent.openDirectory(staging)]
-            for source in scan.entries.dropFirst() {
-                let entry = source.entry
-                folders.removeLast(max(0, folders.count - entry.components.count))
-                guard let folder = folders.last, let leaf = entry.components.last else { continue }
-                switch entry.kind {
-                case .directory:
-                    try folder.makeDirectory(leaf, mode: entry.permissions & 0o777)
-                    folders.append(try folder.openDirectory(leaf))
-                case .symlink:
-                    try folder.makeSymlink(leaf, target: entry.linkTarget ?? "")
-                case .file:
-                    let input = try FileSystem.openNoFollow(source.sourcePath)
-                    let output = try folder.createFile(leaf, mode: entry.permissions & 0o777)
-                    try output.append(from: input, offset: 0, count: entry.size)
-                    try output.sync()
-                default:
-                    throw IAPKitError.refused(
-                        "\(source.sourcePath) is a \(entry.kind.name), which a content folder cannot hold; remove it from the target"
-                    )
-                }
-            }
-            try folders.first?.sync()
-            if FileSystem.linkStatus(destination) != nil { try parent.removeTree(name) }
-            try parent.renameNoReplace(staging, to: name)
-            try parent.sync()
-        } catch {
-            try? parent.removeTree(staging)
-            throw error
         }
     }
 }

@@ -110,16 +110,14 @@ public struct OldStyleParser {
                 position += 1
                 continue
             }
-            guard Self.hexValue(byte) != nil else { throw error("\(describe(position)) in <hex> data", at: position) }
+            guard Hex.value(byte) != nil else { throw error("\(describe(position)) in <hex> data", at: position) }
             digits.append(byte)
             position += 1
         }
         guard position < bytes.count else { throw error("the file ends inside <hex> data (no '>')", at: start) }
         guard digits.count % 2 == 0 else { throw error("<hex> data with an odd number of digits", at: start) }
         position += 1
-        return stride(from: 0, to: digits.count, by: 2).map {
-            (Self.hexValue(digits[$0]) ?? 0) << 4 | (Self.hexValue(digits[$0 + 1]) ?? 0)
-        }
+        return Hex.decode(String(decoding: digits, as: UTF8.self)) ?? []
     }
 
     private mutating func quoted() throws(OldStyleSyntaxError) -> String {
@@ -174,7 +172,7 @@ public struct OldStyleParser {
         } else if byte == UInt8(ascii: "U") {
             var value: UInt32 = 0
             var count = 0
-            while count < 4, position < bytes.count, let digit = Self.hexValue(bytes[position]) {
+            while count < 4, position < bytes.count, let digit = Hex.value(bytes[position]) {
                 value = value << 4 | UInt32(digit)
                 position += 1
                 count += 1
@@ -239,15 +237,6 @@ public struct OldStyleParser {
             UInt8(ascii: ":"), UInt8(ascii: "."), UInt8(ascii: "-"):
             true
         default: false
-        }
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
         }
     }
 

@@ -12,18 +12,8 @@ import Testing
     /// A big-endian u64.
     static func u64(_ value: UInt64) -> [UInt8] { (0..<8).map { UInt8(truncatingIfNeeded: value >> (56 - 8 * $0)) } }
 
-    /// Pipes `bytes` through a shell command.
-    static func filter(_ bytes: [UInt8], _ command: String) throws -> [UInt8] {
-        let directory = try Support.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        try Data(bytes).write(to: directory.appendingPathComponent("in"))
-        let result = try Support.run("\(command) < in > out", in: directory)
-        #expect(result.status == 0, "\(command): \(result.stderr)")
-        return Array(try Data(contentsOf: directory.appendingPathComponent("out")))
-    }
-
     /// The raw cpio of the sample content.
-    static func rawCpio() throws -> [UInt8] { try filter(try SampleContent.payload(), "gzip -dc") }
+    static func rawCpio() throws -> [UInt8] { try Support.filter(try SampleContent.payload(), "gzip -dc") }
 
     /// "pbzx", the chunk size, then `raw` cut into `chunkSize` pieces: those in `stored` as is,
     /// the others each one xz stream made by the system `xz`.
@@ -32,7 +22,7 @@ import Testing
         var index = 0
         for start in stride(from: 0, to: raw.count, by: chunkSize) {
             let piece = Array(raw[start..<min(start + chunkSize, raw.count)])
-            let body = stored.contains(index) ? piece : try filter(piece, "xz -c -6")
+            let body = stored.contains(index) ? piece : try Support.filter(piece, "xz -c -6")
             out += u64(UInt64(piece.count)) + u64(UInt64(body.count)) + body
             index += 1
         }
@@ -94,7 +84,7 @@ import Testing
             if length == size {
                 joined += body
             } else {
-                joined += try Self.filter(body, "xz -dc")
+                joined += try Support.filter(body, "xz -dc")
                 xzChunks += 1
             }
             #expect(size <= 512)
@@ -125,7 +115,7 @@ import Testing
     @Test func brokenFramingIsRefusedWithItsFault() throws {
         let raw = try Self.rawCpio()
         let good = try Self.assemble(raw, chunkSize: 700)
-        let xz = try Self.filter(Array(raw.prefix(700)), "xz -c -6")
+        let xz = try Support.filter(Array(raw.prefix(700)), "xz -c -6")
 
         #expect(Self.fault(Array("pbzx".utf8) + [0, 0, 1]).map(\.1) == 0)
         guard case .header? = Self.fault(Array("pbzx".utf8) + [0, 0, 1])?.0 else {
@@ -193,7 +183,7 @@ import Testing
 
     @Test func aChunkPastTheCapIsRefusedBeforeItIsDecoded() throws {
         // A chunk that states 2 GiB of output from 60 bytes: the cap refuses it from its header.
-        let bomb = Self.oneChunk(size: 2 << 30, body: try Self.filter([1, 2, 3], "xz -c"), chunkSize: 4 << 30)
+        let bomb = Self.oneChunk(size: 2 << 30, body: try Support.filter([1, 2, 3], "xz -c"), chunkSize: 4 << 30)
         #expect(
             Support.firstError(bomb, maxDecodedBytes: 1 << 20)
                 == .decompressionBomb(limit: 1 << 20, compressedOffset: 12))

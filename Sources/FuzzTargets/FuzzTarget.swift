@@ -12,13 +12,16 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case productDocuments = "product-documents"
     /// A component's Bom (BOMStore).
     case bom
-    /// A component's Payload: gzip, bzip2 or xz, then cpio (raw cpio is gzip'd first).
+    /// A component's Payload: gzip, bzip2, xz or pbzx, then cpio (raw cpio is gzip'd first).
     case payload
     /// A whole package through `PackageValidator.validate` and `PackageInspector.inspect`.
     case validate
     /// A content folder described by the input, packaged with valid checksums (tree or product
     /// layout), then validated, inspected and, when valid, unpacked into a sandbox: the content rules.
     case content
+    /// An Xcode project's `project.pbxproj`: the old-style property list reader and the content
+    /// target's resolution (settings, paths, Resources phase).
+    case pbxproj
 
     /// Runs one input through the target.
     public func run(_ bytes: [UInt8]) {
@@ -31,6 +34,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .payload: ComponentTargets.readPayload(bytes)
         case .validate: PackageTargets.validate(bytes)
         case .content: ContentTargets.validateAndUnpack(bytes)
+        case .pbxproj: ProjectTargets.readProject(bytes)
         }
     }
 
@@ -44,6 +48,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .bom: "bom.dict"
         case .payload: "payload.dict"
         case .content: "content.dict"
+        case .pbxproj: "pbxproj.dict"
         }
     }
 }

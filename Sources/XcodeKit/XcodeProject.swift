@@ -48,7 +48,12 @@ public struct XcodeProject: Sendable {
                 .xcodePbxprojSyntax, entry,
                 "project.pbxproj is \(size) bytes, over the \(OldStyleParser.maxBytes)-byte limit")
         }
-        let bytes = try descriptor.read(count: Int(size), at: 0)
+        return try read(try descriptor.read(count: Int(size), at: 0), path: trimmed)
+    }
+
+    /// Reads the bytes of a `project.pbxproj` as the project at `path` (the `.xcodeproj` folder,
+    /// which names the project and the folder its paths are relative to); touches no file.
+    public static func read(_ bytes: [UInt8], path trimmed: String) throws(XcodeProjectError) -> XcodeProject {
         let value: OldStyleValue
         do { value = try OldStyleParser.parse(bytes) } catch {
             throw XcodeProjectError(

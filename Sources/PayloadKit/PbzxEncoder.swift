@@ -5,7 +5,8 @@ internal import IAPCore
 /// chunk as one xz stream, or as is when xz would not make it smaller (as pkgbuild does).
 ///
 /// One chunk is held at a time (input and output, 2 × `chunkSize`), so memory stays bounded; the
-/// output depends only on the input and the chunk size.
+/// output depends only on the input and the chunk size. A chunk that already looks compressed
+/// (libdeflate's quick probe, as the gzip writer uses) is stored without trying xz on it.
 final class PbzxEncoder {
     /// pkgbuild's chunk size: 16 MiB.
     static let defaultChunkSize = 16 << 20
@@ -16,6 +17,7 @@ final class PbzxEncoder {
     private let output: UnsafeMutableRawBufferPointer
     private var count = 0
     private var wroteHeader = false
+    private let probe = BlockCompressor(level: 1)
     /// Chunks written so far.
     private(set) var chunks = 0
 
@@ -62,7 +64,8 @@ final class PbzxEncoder {
         // Stored when xz is no smaller: the stored length then equals the size, which marks it.
         let limit = UnsafeMutableRawBufferPointer(rebasing: output[0..<(count - 1)])
         let compressed: Int?
-        do { compressed = count > 1 ? try XzBlockEncoder.compress(chunk, into: limit) : nil } catch {
+        let worthTrying = count > 1 && !BlockCompressor.looksIncompressible(chunk, probe: probe)
+        do { compressed = worthTrying ? try XzBlockEncoder.compress(chunk, into: limit) : nil } catch {
             throw PayloadError.compressionFailed(error.description)
         }
         let body = compressed.map { UnsafeRawBufferPointer(rebasing: output[0..<$0]) } ?? chunk

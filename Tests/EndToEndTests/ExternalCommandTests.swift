@@ -15,7 +15,8 @@ import Testing
     func runsTheProgramBesideIt(command: String) throws {
         let scratch = ScratchFolder()
         let iapkg = try lonelyIapkg(scratch)
-        try scratch.write("bin/iapkg-\(command)", "#!/bin/sh\nprintf '%s|' \"$(basename \"$0\")\" \"$@\"\nexit 7\n", mode: 0o755)
+        let script = "#!/bin/sh\nprintf '%s|' \"$(basename \"$0\")\" \"$@\"\nexit 7\n"
+        try scratch.write("bin/iapkg-\(command)", script, mode: 0o755)
         let result = try Harness.run([iapkg, command, "--help", "-x", "a b", "--json"])
         #expect(result.status == 7)
         #expect(result.stdout == "iapkg-\(command)|--help|-x|a b|--json|")

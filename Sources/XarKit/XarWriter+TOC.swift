@@ -57,9 +57,7 @@ extension XarWriter {
             return
         }
         // Rare: the TOC does not fit the reserved room. Move the data aside and write the usual way.
-        let folder = output.path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(
-            separator: "/")
-        let temporary = try Self.temporaryHeap(in: folder.isEmpty ? "." : folder)
+        let temporary = try Self.temporaryHeap(in: PathText.parent(of: output.path))
         try xarIO("moving the heap of \(output.path)") {
             try temporary.append(from: output, offset: heapFileOffset, count: heapLength)
             try output.truncate(to: 0)

@@ -235,20 +235,3 @@ enum ProductPackageChecker {
         return rule.finding(entry, "\(entry) cannot be read: \(error)")
     }
 }
-
-extension ContentEntry.Kind {
-    /// The kind for a cpio entry.
-    init(_ kind: PayloadEntry.Kind) {
-        switch kind {
-        case .file: self = .file
-        case .directory: self = .directory
-        case .symlink: self = .symlink
-        case .hardlink: self = .hardlink
-        case .fifo: self = .fifo
-        case .characterDevice: self = .characterDevice
-        case .blockDevice: self = .blockDevice
-        case .socket: self = .socket
-        case .unknown(let bits): self = .unknown("type \(String(bits, radix: 8))")
-        }
-    }
-}

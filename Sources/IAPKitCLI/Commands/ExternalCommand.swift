@@ -1,10 +1,11 @@
 import ArgumentParser
 import IAPCore
+import IAPKit
 
 /// A command shipped as a program of its own (`iapkg gate` runs `iapkg-gate`), as git runs its
 /// subcommands: the `iapkg` binary stays free of what only that command needs (a web server,
 /// an HTTP client and full Foundation), and its own arguments and `--help` go to it untouched.
-protocol ExternalCommand: ParsableCommand {
+protocol ExternalCommand: IAPSubcommand {
     /// Everything after the command's name, passed on as it is.
     var arguments: [String] { get }
 }
@@ -13,22 +14,17 @@ extension ExternalCommand {
     /// The program's name: `iapkg-` and the command's name.
     static var programName: String { "iapkg-" + (configuration.commandName ?? "") }
 
-    func run() throws {
-        let name = Self.programName
-        guard let path = ExternalProgram.locate(name) else {
-            Console.current.err(
-                Console.current.styled("iapkg: error: ", "1;31")
-                    + "'iapkg \(configuration.commandName ?? "")' runs the program \(name), which is installed "
-                    + "beside iapkg (the Debian package and the release archive carry it); it is neither beside "
+    /// Replaces this process with the program; returns only by throwing why it could not.
+    func execute() throws -> ExitStatus {
+        let command = Self.configuration.commandName ?? ""
+        guard let path = ExternalProgram.locate(Self.programName) else {
+            throw IAPKitError.failed(
+                "'iapkg \(command)' runs the program \(Self.programName), which is installed beside iapkg (the "
+                    + "Debian package and the release archive carry it); it is neither beside "
                     + "\(ProcessImage.executablePath ?? "this iapkg") nor on PATH.")
-            throw ExitCode(2)
         }
-        let failure = ProcessImage.replace(with: path, arguments: [name] + arguments)
-        Console.current.err(Console.current.styled("iapkg: error: ", "1;31") + failure.description)
-        throw ExitCode(2)
+        throw IAPKitError.system(ProcessImage.replace(with: path, arguments: [Self.programName] + arguments))
     }
-
-    private var configuration: CommandConfiguration { Self.configuration }
 }
 
 /// Where an external command's program is found: beside the running `iapkg` first, then on `PATH`.

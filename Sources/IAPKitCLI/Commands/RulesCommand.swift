@@ -2,7 +2,7 @@ import ArgumentParser
 import IAPRules
 
 /// `iapkg rules`: the rule catalogue, as linters list and explain their rules.
-struct RulesCommand: ParsableCommand {
+struct RulesCommand: IAPSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "rules",
         abstract: "List every validation rule, or explain one.",
@@ -40,21 +40,25 @@ struct RulesCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
-        try outputOptions.apply { try execute() }
-    }
+    var consoleOptions: OutputOptions? { outputOptions }
 
-    private func execute() throws {
+    func execute() throws -> ExitStatus {
         let rules = id.flatMap(Rule.named).map { [$0] } ?? Rule.all
         let console = Console.current
-        if outputOptions.json { return console.out(try JSONOutput.encode(RulesDocument(rules: rules))) }
-        if markdown { return console.out(String(RuleTable.markdown(rules).dropLast())) }
+        if outputOptions.json {
+            console.out(try JSONOutput.encode(RulesDocument(rules: rules)))
+            return .success
+        }
+        if markdown {
+            console.out(String(RuleTable.markdown(rules).dropLast()))
+            return .success
+        }
         if let rule = rules.first, id != nil {
             console.out("\(rule.id) (\(rule.severity.rawValue), \(rule.family.rawValue))")
             console.out(rule.summary)
             console.out("")
             console.out(rule.explanation)
-            return
+            return .success
         }
         let width = rules.map(\.id.count).max() ?? 0
         let familyWidth = RuleFamily.allCases.map(\.rawValue.count).max() ?? 0
@@ -65,6 +69,7 @@ struct RulesCommand: ParsableCommand {
             ]
             console.out((columns + [rule.summary]).joined(separator: "  "))
         }
+        return .success
     }
 
     private static func pad(_ text: String, _ width: Int) -> String {

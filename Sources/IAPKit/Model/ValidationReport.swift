@@ -32,6 +32,16 @@ public struct ValidationOptions: Sendable {
         self.newerThan = newerThan
         self.maxSize = maxSize
     }
+
+    /// Adds the certificates of PEM text (`-----BEGIN CERTIFICATE-----` blocks) as trust anchors:
+    /// every signature's chain must then lead to one of them, and an unsigned package fails.
+    public mutating func addTrustAnchors(pem: [UInt8]) throws(IAPKitError) {
+        do {
+            trustAnchors += try X509Certificate.certificates(pem: pem)
+        } catch {
+            throw .refused("the trust anchor is not a PEM certificate: \(error.message)")
+        }
+    }
 }
 
 /// The verdict on one input (a .pkg or a content folder).

@@ -2,7 +2,7 @@ import IAPCore
 import IAPRules
 import XarKit
 
-/// Which of the two shapes a package has (FORMAT.md §5), and where its parts are.
+/// Which of the two shapes a package has (PackageFormat.md §5), and where its parts are.
 public struct PackageParts: Sendable {
     public enum Shape: String, Sendable, Codable {
         /// Distribution + NAME.pkg/{Bom, Payload, PackageInfo}.

@@ -7,8 +7,8 @@ import XarKit
     import Glibc
 #endif
 
-/// Inputs found by the home-made mutation fuzzer that preceded the libFuzzer targets (retired by
-/// issue 12), minimised: the reader and the validator must refuse them with findings, and the
+/// Inputs found by the home-made mutation fuzzer that preceded the libFuzzer targets (retired in
+/// f3cf06d, 2026-11-23), minimised: the reader and the validator must refuse them with findings, and the
 /// inspector must throw or report, never trap. Each bug it found is fixed and its input stays here;
 /// the same inputs are in Tests/FuzzTargetsTests/Regressions/{xar,validate}.
 @Suite struct FuzzRegressionTests {

@@ -3,7 +3,7 @@
 /// `XMLLimits`, the cpio caps) take their defaults from here; IAPCore sits below every module,
 /// so each can read it.
 package enum Limits {
-    // MARK: Packages (Apple's rules, FORMAT.md §6)
+    // MARK: Packages (Apple's rules, PackageFormat.md §6)
 
     /// Largest package Apple accepts for upload: 2 GiB (2,147,483,648 bytes).
     package static let packageBytes: UInt64 = 2_147_483_648
@@ -14,7 +14,7 @@ package enum Limits {
     /// Largest ContentInfo.plist: 1 MiB.
     package static let contentInfoBytes = 1 << 20
 
-    // MARK: Entry names (FORMAT.md §6)
+    // MARK: Entry names (PackageFormat.md §6)
 
     /// Longest entry path, in UTF-8 bytes, not counting a payload's leading "./".
     package static let pathBytes = 1024

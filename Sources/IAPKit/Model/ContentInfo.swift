@@ -2,7 +2,7 @@ import IAPCore
 import IAPRules
 import XMLKit
 
-/// What a package's ContentInfo.plist says (FORMAT.md §3).
+/// What a package's ContentInfo.plist says (PackageFormat.md §3).
 public struct ContentInfo: Sendable, Equatable {
     /// Largest ContentInfo.plist accepted.
     public static let maxBytes = Limits.contentInfoBytes

@@ -2,7 +2,7 @@ import IAPCore
 import IAPRules
 import XarKit
 
-/// Which of the two shapes a package has (FORMAT.md §5).
+/// Which of the two shapes a package has (PackageFormat.md §5).
 public enum PackageShape: String, Sendable, Codable {
     /// Distribution + NAME.pkg/{Bom, Payload, PackageInfo}.
     case product

@@ -2,7 +2,7 @@ import IAPCore
 import XMLKit
 
 /// The two XML documents of a product archive built as `productbuild --content DIR` builds one:
-/// the `Distribution` and the component's `PackageInfo` (FORMAT.md §5 a).
+/// the `Distribution` and the component's `PackageInfo` (PackageFormat.md §5 a).
 package enum ProductArchiveDocuments {
     /// What iapkg writes as `generator-version` (never pretending to be pkgbuild).
     package static let generatorVersion = "iapkg-1"

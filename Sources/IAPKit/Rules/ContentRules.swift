@@ -1,7 +1,7 @@
 import IAPCore
 import IAPRules
 
-/// The rules every content tree is held to (FORMAT.md §6: shape, entries, code, links, hygiene),
+/// The rules every content tree is held to (PackageFormat.md §6: shape, entries, code, links, hygiene),
 /// whichever source the entries came from. Build, validate and unpack all call this one engine.
 package enum ContentRules {
     /// The default cap on unpacked bytes: Apple's 2 GiB, since a device must store what it unpacks.

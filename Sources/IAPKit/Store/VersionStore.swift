@@ -1,7 +1,7 @@
 import IAPCore
 
 /// A server's folder of unpacked content: `ROOT/<product>/<version>/` and `ROOT/<product>/current`,
-/// a symlink to the active version that only ever changes by an atomic rename (FORMAT.md §7).
+/// a symlink to the active version that only ever changes by an atomic rename (PackageFormat.md §7).
 /// Hidden names (`.lock`, `.staging-*`, `.trash-*`) are the store's own and never listed.
 package struct VersionStore {
     /// The name of the pointer to the active version.

@@ -36,7 +36,7 @@ public struct InspectReport: Encodable, Sendable {
     public var storedSize: UInt64
     /// Bytes of file content once unpacked.
     public var unpackedSize: UInt64 { listing.unpackedSize }
-    /// Every entry, made from ``listing`` when asked for (JSON, the library): a package can list a million.
+    /// Every entry, made from the read listing when asked for (JSON, the library): a package can list a million.
     public var files: [File] { listing.files }
     /// The entries as read, for walking without a value per entry (the text listing).
     package var listing = InspectListing()

@@ -2,7 +2,7 @@ internal import IAPCore
 
 /// How a component Payload is compressed, told by its first bytes: gzip (what pkgbuild and iapkg
 /// write), bzip2, xz, or pbzx (chunks of xz, what `pkgbuild --compression latest` writes).
-public enum PayloadCompression: String, Equatable, Sendable, CaseIterable {
+package enum PayloadCompression: String, Equatable, Sendable, CaseIterable {
     case gzip
     case bzip2
     case xz
@@ -16,7 +16,7 @@ public enum PayloadCompression: String, Equatable, Sendable, CaseIterable {
     static let pbzxMagic: [UInt8] = PbzxDecoder.magic
 
     /// The compression `leading` starts with, or nil if it is none of the four.
-    public static func detect(_ leading: [UInt8]) -> PayloadCompression? {
+    package static func detect(_ leading: [UInt8]) -> PayloadCompression? {
         if leading.starts(with: gzipMagic) { return .gzip }
         if leading.starts(with: bzip2Magic) { return .bzip2 }
         if leading.starts(with: xzMagic) { return .xz }

@@ -1,6 +1,6 @@
 internal import IAPCore
 
-/// Decodes a pbzx Payload (what `pkgbuild --compression latest` writes, FORMAT.md §8) strictly,
+/// Decodes a pbzx Payload (what `pkgbuild --compression latest` writes, PackageFormat.md §8 "pbzx Payloads") strictly,
 /// streamed through fixed buffers, each xz chunk through liblzma.
 ///
 /// It follows the sizes, never a flag bit: every chunk's stated size is at least 1 and at most the

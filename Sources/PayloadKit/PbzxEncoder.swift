@@ -1,6 +1,6 @@
 internal import IAPCore
 
-/// Writes a cpio stream as pbzx (FORMAT.md §8): "pbzx", the chunk size (big-endian u64), then for
+/// Writes a cpio stream as pbzx (PackageFormat.md §8 "pbzx Payloads"): "pbzx", the chunk size (big-endian u64), then for
 /// every `chunkSize` bytes of input (the last chunk shorter) its size, its stored length and the
 /// chunk as one xz stream, or as is when xz would not make it smaller (as pkgbuild does).
 ///

@@ -1,9 +1,9 @@
 internal import IAPCore
 
-/// How a pbzx Payload breaks its framing (FORMAT.md §8): the magic `pbzx`, a big-endian u64
+/// How a pbzx Payload breaks its framing (PackageFormat.md §8 "pbzx Payloads"): the magic `pbzx`, a big-endian u64
 /// chunk size, then chunks of (u64 uncompressed size, u64 stored length, bytes), each an xz
 /// stream or, when the two sizes are equal, the chunk as is.
-public enum PbzxFault: Equatable, Sendable, CustomStringConvertible {
+package enum PbzxFault: Equatable, Sendable, CustomStringConvertible {
     /// The 12-byte header is cut short, or declares a chunk size of 0.
     case header(String)
     /// Chunk `index` (0-based) states an uncompressed size of 0 or above the header's chunk size.
@@ -18,7 +18,7 @@ public enum PbzxFault: Equatable, Sendable, CustomStringConvertible {
     /// Bytes follow the last chunk (a chunk shorter than the chunk size ends the stream).
     case trailing(lastIndex: UInt64, lastSize: UInt64, chunkSize: UInt64)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .header(let reason):
             "the pbzx header is malformed: \(reason)"

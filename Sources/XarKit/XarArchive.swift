@@ -2,27 +2,27 @@ import IAPCore
 import IAPRules
 
 /// A xar archive opened strictly: header and TOC parsed and checked, data read on demand.
-public final class XarArchive: Sendable {
+package final class XarArchive: Sendable {
     /// The path the archive was opened from.
-    public let path: String
+    package let path: String
     /// The archive file's size in bytes.
-    public let fileSize: UInt64
+    package let fileSize: UInt64
     /// The 28-byte header.
-    public let header: XarHeader
+    package let header: XarHeader
     /// Where the heap starts: 28 + the declared compressed TOC length.
-    public let heapOffset: UInt64
+    package let heapOffset: UInt64
     /// The table of contents.
-    public let toc: XarTOC
+    package let toc: XarTOC
     /// Every problem found while opening, in the order found.
-    public let findings: [Finding]
+    package let findings: [Finding]
     /// The limits the archive was opened with.
-    public let limits: XarLimits
+    package let limits: XarLimits
     /// Files whose data is another file's (one heap range, identical description, as
     /// `xar --coalesce-heap` writes): file index → index of the first file with that range.
     /// Decode the first one; the others hold the same bytes.
-    public let sharedData: [Int: Int]
+    package let sharedData: [Int: Int]
     /// What checking each TOC signature found, in TOC order (empty when unsigned).
-    public let signatureChecks: [XarSignatureCheck]
+    package let signatureChecks: [XarSignatureCheck]
     let descriptor: FileDescriptor
     /// The data ranges that `open` found outside the file (``HeapChecker``); every other data range
     /// of the TOC was checked inside it, once, so data streams read it without a second check.
@@ -47,7 +47,7 @@ public final class XarArchive: Sendable {
     }
 
     /// Opens and checks the archive at `path`; throws when it is not a readable xar at all.
-    public static func open(path: String, limits: XarLimits = .init()) throws(XarError) -> XarArchive {
+    package static func open(path: String, limits: XarLimits = .init()) throws(XarError) -> XarArchive {
         let descriptor = try xarIO("opening \(path)") { try FileDescriptor.openForReading(path) }
         let fileSize = try xarIO("reading the size of \(path)") { try descriptor.size() }
         var headerBytes = try xarIO("reading \(path)") { try descriptor.read(count: XarHeader.byteCount, at: 0) }
@@ -88,29 +88,29 @@ public final class XarArchive: Sendable {
     ) throws(XarError) -> XarHeader {
         guard fileSize > 0 else {
             throw XarError(
-                rule: .xarMagic, "the file is empty (0 bytes)", offset: 0,
+                rule: Rule.xarMagic, "the file is empty (0 bytes)", offset: 0,
                 advice: "the download or copy did not happen; fetch the package again")
         }
         guard bytes.count >= 4, bytes.uint32BE(at: 0) == XarHeader.expectedMagic else {
             throw XarError(
-                rule: .xarMagic, "the file does not start with the xar magic \"xar!\"", offset: 0,
+                rule: Rule.xarMagic, "the file does not start with the xar magic \"xar!\"", offset: 0,
                 advice: "this is not a xar archive (flat package); check that the right file was given")
         }
         guard let header = XarHeader.parse(bytes) else {
             throw XarError(
-                rule: .xarHeaderSize, "the file ends inside the 28-byte xar header", offset: UInt64(bytes.count),
+                rule: Rule.xarHeaderSize, "the file ends inside the 28-byte xar header", offset: UInt64(bytes.count),
                 advice: "the archive is truncated; rebuild or download it again")
         }
         let size = Int(header.headerSize)
         guard size >= XarHeader.byteCount, size <= XarHeader.maxByteCount else {
             throw XarError(
-                rule: .xarHeaderSize,
+                rule: Rule.xarHeaderSize,
                 "the header declares a size of \(size) bytes; a xar header has 28 (or up to \(XarHeader.maxByteCount) with an algorithm name)",
                 offset: 4, advice: "this is not a well-formed xar archive; refuse it")
         }
         guard header.extraBytes.count == size - XarHeader.byteCount else {
             throw XarError(
-                rule: .xarHeaderSize, "the file ends inside the \(size)-byte xar header",
+                rule: Rule.xarHeaderSize, "the file ends inside the \(size)-byte xar header",
                 offset: UInt64(XarHeader.byteCount + header.extraBytes.count),
                 advice: "the archive is truncated; rebuild or download it again")
         }
@@ -144,26 +144,26 @@ public final class XarArchive: Sendable {
                 ))
         case .sizeMismatch(let found, let expected):
             throw XarError(
-                rule: .xarHeaderSize,
+                rule: Rule.xarHeaderSize,
                 "the header is \(found) bytes with checksum code \(header.checksumAlgorithmCode); expected \(expected)",
                 offset: 4, advice: "the header is damaged or hand-made; refuse the archive")
         }
         guard header.tocUncompressedLength <= limits.maxTOCBytes else {
             throw XarError(
-                rule: .xarTocTooLarge,
+                rule: Rule.xarTocTooLarge,
                 "the header declares a \(header.tocUncompressedLength)-byte TOC, more than the \(limits.maxTOCBytes) allowed",
                 offset: 16, advice: "refuse the archive; no real package has a TOC this large")
         }
         let available = fileSize >= UInt64(size) ? fileSize - UInt64(size) : 0
         guard header.tocCompressedLength <= available else {
             throw XarError(
-                rule: .xarTocLength,
+                rule: Rule.xarTocLength,
                 "the header declares \(header.tocCompressedLength) compressed TOC bytes, but only \(available) follow the header",
                 offset: 8, advice: "the archive is truncated or its header is wrong; rebuild or download it again")
         }
         guard header.tocCompressedLength > 0 else {
             throw XarError(
-                rule: .xarTocLength, "the header declares an empty TOC", offset: 8,
+                rule: Rule.xarTocLength, "the header declares an empty TOC", offset: 8,
                 advice: "the archive is damaged; rebuild it")
         }
         return header
@@ -171,12 +171,12 @@ public final class XarArchive: Sendable {
 
     /// A bounded, checking stream of `file`'s decoded bytes; `file` is one of ``toc``'s files (its
     /// heap range was checked when the archive was opened).
-    public func dataStream(for file: XarFile, readAhead: Bool = true) throws(XarError) -> XarDataStream {
+    package func dataStream(for file: XarFile, readAhead: Bool = true) throws(XarError) -> XarDataStream {
         try XarDataStream(archive: self, file: file, readAhead: readAhead)
     }
 
     /// All of `file`'s decoded bytes, checked; refuses entries larger than `maxBytes`.
-    public func readAll(_ file: XarFile, maxBytes: Int) throws(XarError) -> [UInt8] {
+    package func readAll(_ file: XarFile, maxBytes: Int) throws(XarError) -> [UInt8] {
         let declared = try declaredSize(of: file, maxBytes: maxBytes)
         if let whole = wholeZlibRead(file, declared: declared) { return whole }
         return try readAllStreamed(file, declared: declared)
@@ -208,7 +208,7 @@ public final class XarArchive: Sendable {
                     count += n
                     guard count <= Int(declared) else {
                         throw XarError(
-                            rule: .xarDataSize, "the entry decodes to more than its declared \(declared) bytes",
+                            rule: Rule.xarDataSize, "the entry decodes to more than its declared \(declared) bytes",
                             entry: file.path, advice: "the archive is damaged or hostile; refuse it")
                     }
                 }
@@ -221,7 +221,7 @@ public final class XarArchive: Sendable {
     }
 
     /// Streams every file's data through its checks; one finding per file that fails.
-    public func verifyAllData() -> [Finding] {
+    package func verifyAllData() -> [Finding] {
         var found: [Finding] = []
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
         defer { buffer.deallocate() }

@@ -91,6 +91,6 @@ struct BuildSettings {
     }
 
     private func failure(_ message: String) -> XcodeProjectError {
-        XcodeProjectError(.xcodeBuildSetting, XcodeProject.entry, message)
+        XcodeProjectError(Rule.xcodeBuildSetting, XcodeProject.entry, message)
     }
 }

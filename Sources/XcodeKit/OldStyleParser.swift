@@ -8,11 +8,11 @@ import IAPCore
 /// It refuses what it cannot read exactly, never guessing: invalid UTF-8, a duplicate key, an
 /// unknown escape, an octal escape above `\177` (a NeXTSTEP character), an unterminated string or
 /// comment, anything after the root value; nesting deeper than `maxDepth`, input over `maxBytes`.
-public struct OldStyleParser {
+package struct OldStyleParser {
     /// Largest file read: 64 MiB (a project of 100,000 files is about 30 MB).
-    public static let maxBytes = 64 << 20
+    package static let maxBytes = 64 << 20
     /// Deepest nesting of arrays and dictionaries.
-    public static let maxDepth = 64
+    package static let maxDepth = 64
 
     private let bytes: [UInt8]
     private var position = 0
@@ -21,7 +21,7 @@ public struct OldStyleParser {
     private init(_ bytes: [UInt8]) { self.bytes = bytes }
 
     /// Reads the one value `bytes` holds.
-    public static func parse(_ bytes: [UInt8]) throws(OldStyleSyntaxError) -> OldStyleValue {
+    package static func parse(_ bytes: [UInt8]) throws(OldStyleSyntaxError) -> OldStyleValue {
         var parser = OldStyleParser(bytes)
         guard bytes.count <= maxBytes else {
             throw parser.error("the file is \(bytes.count) bytes, over the \(maxBytes)-byte limit", at: 0)

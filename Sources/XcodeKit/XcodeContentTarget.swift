@@ -4,29 +4,29 @@ import IAPRules
 /// What an In-App Purchase Content target builds, as Xcode would build it: ContentInfo.plist from
 /// `INFOPLIST_FILE`, and each file of its Resources phase copied into `Contents/` by file name (a
 /// folder reference whole, a localized variant into its `.lproj` folder).
-public struct XcodeContentTarget: Sendable {
+package struct XcodeContentTarget: Sendable {
     /// One file or folder reference copied into `Contents/`.
-    public struct Resource: Sendable, Equatable {
+    package struct Resource: Sendable, Equatable {
         /// The path on disk (relative to the working folder, or absolute).
-        public var sourcePath: String
+        package var sourcePath: String
         /// Where it goes below `Contents/`, one component per element (a folder on disk is copied whole).
-        public var destination: [String]
+        package var destination: [String]
     }
 
     /// The target's name.
-    public var name: String
+    package var name: String
     /// `PRODUCT_NAME`, expanded: the content folder's (and the component's) name.
-    public var productName: String
+    package var productName: String
     /// The build configuration read (the list's default, Release in Xcode's projects).
-    public var configuration: String
+    package var configuration: String
     /// `INFOPLIST_FILE`, resolved against `SRCROOT`.
-    public var contentInfoPath: String
+    package var contentInfoPath: String
     /// The resources, in the order of the Resources phase.
-    public var resources: [Resource]
+    package var resources: [Resource]
 
     /// The content target `name` of `project` (the only one when nil) in `configuration` (the
     /// target's default when nil). Throws every finding that stops it.
-    public static func resolve(_ project: XcodeProject, target name: String?, configuration: String? = nil)
+    package static func resolve(_ project: XcodeProject, target name: String?, configuration: String? = nil)
         throws(XcodeProjectError) -> XcodeContentTarget
     {
         let target = try choose(project, name)
@@ -34,7 +34,7 @@ public struct XcodeContentTarget: Sendable {
         let (config, settings) = try buildSettings(project, target: target, name: targetName, configuration)
         guard let plist = try settings.value("INFOPLIST_FILE"), !plist.isEmpty else {
             throw XcodeProjectError(
-                .xcodeBuildSetting, XcodeProject.entry,
+                Rule.xcodeBuildSetting, XcodeProject.entry,
                 "the target \(targetName) sets no INFOPLIST_FILE in its \(config) configuration, so its ContentInfo.plist is unknown; set INFOPLIST_FILE to the plist's path"
             )
         }
@@ -42,7 +42,7 @@ public struct XcodeContentTarget: Sendable {
         guard PathText.components(productName).count == 1, !productName.isEmpty, productName != ".", productName != ".."
         else {
             throw XcodeProjectError(
-                .xcodeBuildSetting, XcodeProject.entry,
+                Rule.xcodeBuildSetting, XcodeProject.entry,
                 "PRODUCT_NAME expands to '\(productName)', which cannot name a folder")
         }
         let paths = try XcodePaths(project)
@@ -77,12 +77,12 @@ public struct XcodeContentTarget: Sendable {
         guard let chosen = name ?? (content.count == 1 ? content[0] : nil) else {
             if content.isEmpty {
                 throw XcodeProjectError(
-                    .xcodeNoContentTarget, XcodeProject.entry,
+                    Rule.xcodeNoContentTarget, XcodeProject.entry,
                     "the project has no target of product type \(XcodeProject.contentProductType); its targets: \(listed)"
                 )
             }
             throw XcodeProjectError(
-                .xcodeTargetAmbiguous, XcodeProject.entry,
+                Rule.xcodeTargetAmbiguous, XcodeProject.entry,
                 "the project has \(content.count) In-App Purchase Content targets (\(content.joined(separator: ", "))); choose one with --target NAME"
             )
         }
@@ -95,7 +95,7 @@ public struct XcodeContentTarget: Sendable {
             }
         }
         throw XcodeProjectError(
-            .xcodeNoContentTarget, XcodeProject.entry,
+            Rule.xcodeNoContentTarget, XcodeProject.entry,
             "the project has no In-App Purchase Content target named '\(chosen)'; its content targets: \(content.isEmpty ? "none" : content.joined(separator: ", "))"
         )
     }
@@ -123,7 +123,7 @@ public struct XcodeContentTarget: Sendable {
         }
         guard let targetSettings = try settings(list, "the target \(name)'s configurations") else {
             throw XcodeProjectError(
-                .xcodeBuildSetting, XcodeProject.entry,
+                Rule.xcodeBuildSetting, XcodeProject.entry,
                 "the target \(name) has no '\(configuration)' build configuration; give --configuration one it has")
         }
         let projectList = try project.object(

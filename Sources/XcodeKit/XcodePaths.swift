@@ -30,7 +30,7 @@ struct XcodePaths {
             for child in try project.ids(object, "children", what: "the group \(id)") {
                 if let other = parents[child], other != id {
                     throw XcodeProjectError(
-                        .xcodeProjectStructure, XcodeProject.entry,
+                        Rule.xcodeProjectStructure, XcodeProject.entry,
                         "the reference \(child) is a child of two groups (\(other) and \(id)), so its path is ambiguous"
                     )
                 }
@@ -43,10 +43,11 @@ struct XcodePaths {
     /// a place of its own at the top.
     func path(of id: String, depth: Int = 0) throws(XcodeProjectError) -> String {
         guard depth < Self.maxDepth else {
-            throw XcodeProjectError(.xcodeProjectStructure, XcodeProject.entry, "groups nest in a cycle at \(id)")
+            throw XcodeProjectError(Rule.xcodeProjectStructure, XcodeProject.entry, "groups nest in a cycle at \(id)")
         }
         guard let object = project.objects[id] else {
-            throw XcodeProjectError(.xcodeProjectStructure, XcodeProject.entry, "the reference \(id) does not exist")
+            throw XcodeProjectError(
+                Rule.xcodeProjectStructure, XcodeProject.entry, "the reference \(id) does not exist")
         }
         let own = object.string("path")
         let display = object.string("name") ?? own ?? id
@@ -63,13 +64,13 @@ struct XcodePaths {
         case "<absolute>":
             guard let own, PathText.isAbsolute(own) else {
                 throw XcodeProjectError(
-                    .xcodePathUnsupported, display,
+                    Rule.xcodePathUnsupported, display,
                     "'\(display)' is marked <absolute> but its path '\(own ?? "")' is not absolute")
             }
             return own
         case let tree:
             throw XcodeProjectError(
-                .xcodePathUnsupported, display,
+                Rule.xcodePathUnsupported, display,
                 "'\(display)' is relative to \(tree), which exists only where Xcode builds; make it relative to its group or the project"
             )
         }
@@ -83,7 +84,7 @@ struct XcodePaths {
     {
         guard let refID = buildFile.string("fileRef") else {
             throw XcodeProjectError(
-                .xcodeResourceCompiled, XcodeProject.entry,
+                Rule.xcodeResourceCompiled, XcodeProject.entry,
                 "the Resources build file \(id) names no file (a Swift package product or a missing reference)")
         }
         let reference = try project.object(
@@ -97,14 +98,14 @@ struct XcodePaths {
             let path = try path(of: refID)
             guard let name = Self.lastComponent(path) else {
                 throw XcodeProjectError(
-                    .xcodePathUnsupported, display, "'\(display)' resolves to '\(path)', which names no file")
+                    Rule.xcodePathUnsupported, display, "'\(display)' resolves to '\(path)', which names no file")
             }
             return [.init(sourcePath: path, destination: [name])]
         case "PBXVariantGroup":
             return try variants(of: reference, id: refID, display: display)
         default:
             throw XcodeProjectError(
-                .xcodeResourceCompiled, display,
+                Rule.xcodeResourceCompiled, display,
                 "the Resources phase names '\(display)', a \(isa), which Xcode does not copy as a file; add its files or a folder reference instead"
             )
         }
@@ -122,7 +123,7 @@ struct XcodePaths {
             let parts = PathText.components(path, omittingEmpty: true)
             guard parts.count >= 2, parts[parts.count - 2].hasSuffix(".lproj") else {
                 throw XcodeProjectError(
-                    .xcodeResourceCompiled, display,
+                    Rule.xcodeResourceCompiled, display,
                     "the variant '\(reference.string("name") ?? child)' of '\(display)' is at '\(path)', not inside a LANGUAGE.lproj folder, so its place in Contents/ is unknown"
                 )
             }
@@ -145,7 +146,7 @@ struct XcodePaths {
 
     private func unsupported(_ display: String, _ type: String) -> XcodeProjectError {
         XcodeProjectError(
-            .xcodeResourceCompiled, display,
+            Rule.xcodeResourceCompiled, display,
             "'\(display)' (\(type)) is compiled by Xcode's tools, not copied; add the compiled output to the target instead"
         )
     }

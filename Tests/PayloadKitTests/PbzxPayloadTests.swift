@@ -3,7 +3,7 @@ import IAPCore
 import PayloadKit
 import Testing
 
-/// pbzx Payloads (FORMAT.md §8): assembled here straight from the format's description (chunks of
+/// pbzx Payloads (PackageFormat.md §8 "pbzx Payloads"): assembled here straight from the format's description (chunks of
 /// xz made by the system `xz`, and stored chunks) and written by iapkg's own writer, both read back
 /// entry for entry; every way the framing can break is refused with its own fault and offset.
 @Suite struct PbzxPayloadTests {

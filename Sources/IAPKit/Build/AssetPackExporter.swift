@@ -2,15 +2,15 @@ import IAPCore
 import IAPRules
 
 /// How `AssetPackExporter` writes each asset pack's manifest.
-public struct AssetPackExportOptions: Sendable {
+package struct AssetPackExportOptions: Sendable {
     /// The download policy (default on-demand: hosted content was fetched when the app asked for it).
-    public var policy: AssetPackManifest.Policy
+    package var policy: AssetPackManifest.Policy
     /// For essential and prefetch: the installation events (default both).
-    public var installationEvents: [AssetPackManifest.InstallationEvent]
+    package var installationEvents: [AssetPackManifest.InstallationEvent]
     /// The platforms (default iOS, where hosted content was used).
-    public var platforms: [String]
+    package var platforms: [String]
 
-    public init(
+    package init(
         policy: AssetPackManifest.Policy = .onDemand,
         installationEvents: [AssetPackManifest.InstallationEvent] = AssetPackManifest.InstallationEvent.allCases,
         platforms: [String] = ["iOS"]
@@ -22,30 +22,30 @@ public struct AssetPackExportOptions: Sendable {
 }
 
 /// One asset pack folder written.
-public struct AssetPackExport: Codable, Sendable {
+package struct AssetPackExport: Codable, Sendable {
     /// What it came from: a package, a content folder, or a version folder of a store.
-    public var source: String
-    public var productIdentifier: String
-    public var contentVersion: String
-    public var assetPackID: String
+    package var source: String
+    package var productIdentifier: String
+    package var contentVersion: String
+    package var assetPackID: String
     /// The folder holding ContentInfo.plist, Contents/ and the manifest.
-    public var folder: String
+    package var folder: String
     /// The manifest's path, for `ba-package`.
-    public var manifest: String
+    package var manifest: String
     /// Files and bytes of content (the manifest not counted).
-    public var files: Int
-    public var bytes: UInt64
+    package var files: Int
+    package var bytes: UInt64
 }
 
 /// `export-asset-pack`: hosted content handed on to Background Assets. Each product becomes
 /// `DIR/<assetPackID>/` holding `ContentInfo.plist` and `Contents/` as the app knew them, and the
 /// `ba-package` manifest that selects them (`AssetPackManifest.fileName`).
-public enum AssetPackExporter {
+package enum AssetPackExporter {
     /// Exports a package (validated and unpacked first), a content folder (validated first), a
     /// product folder of a version store (its current version) or a whole store (each product's
     /// current version) into `destination`. Nothing is written for an input that is not valid;
     /// a folder already at a pack's place is never overwritten.
-    public static func export(_ input: String, into destination: String, options: AssetPackExportOptions)
+    package static func export(_ input: String, into destination: String, options: AssetPackExportOptions)
         throws(IAPKitError) -> [AssetPackExport]
     {
         try translatingErrors(path: input) {

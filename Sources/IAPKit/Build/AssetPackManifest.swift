@@ -3,9 +3,9 @@
 /// `downloadPolicy` holding exactly one of `essential`, `prefetch` (each with its
 /// `installationEventTypes`) or `onDemand` (an empty object), `fileSelectors` (each a `file` or a
 /// `directory`, relative to where `ba-package` runs) and `platforms`.
-public struct AssetPackManifest: Sendable, Equatable {
+package struct AssetPackManifest: Sendable, Equatable {
     /// When the system downloads the pack.
-    public enum Policy: String, Sendable, CaseIterable {
+    package enum Policy: String, Sendable, CaseIterable {
         /// During the app's installation, which waits for it.
         case essential
         /// During the app's installation, going on in the background afterwards.
@@ -14,7 +14,7 @@ public struct AssetPackManifest: Sendable, Equatable {
         case onDemand = "on-demand"
 
         /// The key Apple's template names it by.
-        public var manifestKey: String {
+        package var manifestKey: String {
             switch self {
             case .essential: "essential"
             case .prefetch: "prefetch"
@@ -24,34 +24,34 @@ public struct AssetPackManifest: Sendable, Equatable {
     }
 
     /// The installation events an essential or prefetch policy applies to.
-    public enum InstallationEvent: String, Sendable, CaseIterable {
+    package enum InstallationEvent: String, Sendable, CaseIterable {
         case firstInstallation
         case subsequentUpdate
     }
 
     /// The platforms Apple-hosted asset packs serve (every one but watchOS).
-    public static let platforms = ["iOS", "macOS", "tvOS", "visionOS"]
+    package static let platforms = ["iOS", "macOS", "tvOS", "visionOS"]
     /// Most asset packs one app record holds (App Store Connect's "Asset pack count").
-    public static let maxPacksPerApp = 100
+    package static let maxPacksPerApp = 100
     /// The manifest's file name in each exported folder.
-    public static let fileName = "AssetPackManifest.json"
+    package static let fileName = "AssetPackManifest.json"
 
-    public var assetPackID: String
-    public var policy: Policy
+    package var assetPackID: String
+    package var policy: Policy
     /// For `essential` and `prefetch`; unused for `onDemand`.
-    public var installationEvents: [InstallationEvent]
+    package var installationEvents: [InstallationEvent]
     /// Relative paths of files, then of folders, taken whole.
-    public var files: [String]
-    public var directories: [String]
-    public var platforms: [String]
+    package var files: [String]
+    package var directories: [String]
+    package var platforms: [String]
 
     /// The asset pack ID iapkg derives from a product identifier: the identifier itself. It is
     /// 1 to 100 letters, digits, '.', '_' and '-' (checked by every rule before), so it is unique
     /// per product, the same on every run, and safe as a file name and in JSON.
-    public static func assetPackID(forProduct productIdentifier: String) -> String { productIdentifier }
+    package static func assetPackID(forProduct productIdentifier: String) -> String { productIdentifier }
 
     /// The manifest as JSON, keys in the template's order, two-space indented, ending in a newline.
-    public var json: String {
+    package var json: String {
         func quoted(_ text: String) -> String { JSONText.quoted(text) }
         let policyBody =
             policy == .onDemand

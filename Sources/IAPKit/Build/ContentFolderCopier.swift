@@ -18,7 +18,7 @@ enum ContentFolderCopier {
                 )
             }
         }
-        let parent = try DirectoryHandle.open(AtomicOutputFile.folder(of: destination))
+        let parent = try DirectoryHandle.open(PathText.parent(of: destination))
         let staging = ".\(name).iapkg-copy-\(CurrentProcess.id)"
         try? parent.removeTree(staging)
         try parent.makeDirectory(staging, mode: 0o755)

@@ -5,24 +5,24 @@ import XcodeKit
 /// `init --from NAME.xcodeproj`: the content folder an In-App Purchase Content target describes,
 /// written once for good — ContentInfo.plist (its bytes as they are, extra keys and all) and every
 /// resource copied under `Contents/` — so authors leave Xcode with a folder `iapkg build` takes.
-public enum ProjectFolderInitializer {
+package enum ProjectFolderInitializer {
     /// What was written.
-    public struct Outcome: Sendable {
+    package struct Outcome: Sendable {
         /// The folder made.
-        public var path: String
+        package var path: String
         /// The target it came from.
-        public var target: String
+        package var target: String
         /// Entries copied below the folder (ContentInfo.plist, Contents/ and what it holds).
-        public var entries: Int
+        package var entries: Int
         /// The project's warnings (unlisted files).
-        public var warnings: [Finding]
+        package var warnings: [Finding]
     }
 
     /// Writes the folder at `path` (default: the target's PRODUCT_NAME, the name that builds the
     /// same package). It must not exist or be empty; the folder appears whole or not at all (it is
     /// filled beside it under a hidden name, then renamed), and nothing is written when the
     /// project has errors.
-    public static func create(
+    package static func create(
         fromProject project: String, target: String?, configuration: String?, at path: String?
     ) throws(IAPKitError) -> Outcome {
         try translatingErrors {

@@ -95,7 +95,7 @@ public enum PackageInspector {
                     "the package has no ContentInfo.plist"))
         }
         report.notes = notes
-        report.signatures = signatures
+        report.signatures = signatures?.map(SignatureCheck.init)
         return report
     }
 
@@ -211,22 +211,5 @@ public enum PackageInspector {
             path: path, type: ContentEntry.Kind(entry.type),
             size: entry.data?.size ?? 0, mode: modes.text((entry.mode ?? 0) & 0o7777),
             linkTarget: entry.linkTarget)
-    }
-}
-
-extension ContentEntry.Kind {
-    /// The kind for a xar TOC type.
-    init(_ type: XarFileType) {
-        switch type {
-        case .file: self = .file
-        case .directory: self = .directory
-        case .symlink: self = .symlink
-        case .hardlink: self = .hardlink
-        case .fifo: self = .fifo
-        case .characterSpecial: self = .characterDevice
-        case .blockSpecial: self = .blockDevice
-        case .socket: self = .socket
-        case .other(let name): self = .unknown(name)
-        }
     }
 }

@@ -7,23 +7,23 @@ import XcodeKit
 /// resource under `Contents/` in the order a walk of the equivalent folder gives (so the package is
 /// the one that folder builds, byte for byte). Files the project names that are missing, resources
 /// that collide, and files beside the target's files that it does not name are findings.
-public enum XcodeContentScanner {
+package enum XcodeContentScanner {
     /// The scan, the target read, and the findings about the project.
-    public struct Result: Sendable {
-        public var target: XcodeContentTarget
-        public var scan: ContentFolderScan
-        public var findings: [Finding]
+    package struct Result: Sendable {
+        package var target: XcodeContentTarget
+        package var scan: ContentFolderScan
+        package var findings: [Finding]
     }
 
     /// True when `path` names an Xcode project folder (`NAME.xcodeproj`).
-    public static func isProject(_ path: String) -> Bool {
+    package static func isProject(_ path: String) -> Bool {
         let trimmed = path.hasSuffix("/") ? String(path.dropLast()) : path
         return trimmed.hasSuffix(".xcodeproj") && FileSystem.status(trimmed)?.isDirectory == true
     }
 
     /// Reads the project at `path` and gathers its content target's files. Throws `XcodeProjectError`
     /// when the project or target cannot be read, a `SystemError` when a file cannot.
-    public static func scan(_ path: String, target name: String?, configuration: String? = nil) throws -> Result {
+    package static func scan(_ path: String, target name: String?, configuration: String? = nil) throws -> Result {
         let project = try XcodeProject.open(path)
         let target = try XcodeContentTarget.resolve(project, target: name, configuration: configuration)
         var findings: [Finding] = []
@@ -87,7 +87,7 @@ public enum XcodeContentScanner {
         let named = Set(([target.contentInfoPath] + target.resources.map(\.sourcePath)).map(real))
         let here = (FileSystem.realPath(".") ?? "/") + "/"
         var findings: [Finding] = []
-        for folder in Set(named.map(PathText.parent)).sorted() {
+        for folder in Set(named.map { PathText.parent(of: $0) }).sorted() {
             guard let names = try? ContentFolderScanner.names(in: folder) else { continue }
             for name in names where !EntryNameRules.isJunk(name) {
                 let path = folder + "/" + name
@@ -145,7 +145,7 @@ public enum XcodeContentScanner {
                 }
                 let status = try FileStatus.ofLink(source)
                 var entry = ContentEntry(
-                    rawPath: rawPath, components: parts, kind: ContentFolderScanner.kind(of: status.kind),
+                    rawPath: rawPath, components: parts, kind: ContentEntry.Kind(status.kind),
                     permissions: status.permissions)
                 switch entry.kind {
                 case .file:

@@ -81,6 +81,26 @@ import Testing
         #expect(found.first?.message.contains("p/b/same.txt") == true)
     }
 
+    /// A plist or resource the project names through a symlink is copied as the file it leads to.
+    @Test func aNamedSymlinkIsCopiedAsItsFile() throws {
+        let scratch = ScratchFolder()
+        try scratch.write("real/ContentInfo.plist", Fixtures.plist(product: "com.example.linked", version: "1.0"))
+        try scratch.write("real/a.txt", "linked\n")
+        try FileManager.default.createDirectory(atPath: scratch.at("p"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            atPath: scratch.at("p/ContentInfo.plist"), withDestinationPath: "../real/ContentInfo.plist")
+        try FileManager.default.createSymbolicLink(atPath: scratch.at("p/a.txt"), withDestinationPath: "../real/a.txt")
+        var fixture = XcodeProjectFixture()
+        let file = fixture.file("a.txt")
+        fixture.mainChildren = [file, fixture.file("ContentInfo.plist")]
+        fixture.target("Content", resources: [file], settings: ["INFOPLIST_FILE": "ContentInfo.plist"])
+        let path = try fixture.write(in: scratch.at("p"))
+        let built = try Harness.run(["iapkg", "build", path, "-o", scratch.at("l.pkg")])
+        #expect(built.status == 0, "\(built.stderr)")
+        let inspect = try Harness.run(["iapkg", "inspect", scratch.at("l.pkg")])
+        #expect(inspect.stdout.contains("file   644     7  Contents/a.txt"), "\(inspect.stdout)")
+    }
+
     @Test func aSyntaxErrorNamesItsLineAndColumn() throws {
         let scratch = ScratchFolder()
         let path = try Self.project(scratch) { [$0.file("ContentInfo.plist")] }

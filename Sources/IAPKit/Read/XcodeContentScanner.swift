@@ -36,7 +36,7 @@ package enum XcodeContentScanner {
 
         var root = Node.folder(name: "", time: time)
         if let status = FileSystem.status(target.contentInfoPath), status.kind == .regular {
-            root.children["ContentInfo.plist"] = .file(target.contentInfoPath)
+            root.children["ContentInfo.plist"] = .file(resolvingLink(target.contentInfoPath))
         } else {
             findings.append(
                 Rule.xcodeFileMissing.finding(
@@ -55,7 +55,7 @@ package enum XcodeContentScanner {
                     ))
                 continue
             }
-            if !contents.insert(resource.destination, source: resource.sourcePath, time: time) {
+            if !contents.insert(resource.destination, source: resolvingLink(resource.sourcePath), time: time) {
                 findings.append(
                     Rule.xcodeResourceDuplicate.finding(
                         shown,
@@ -68,6 +68,13 @@ package enum XcodeContentScanner {
         scan.contents.shrinkToFit()
         findings += unlisted(target, project: project)
         return Result(target: target, scan: scan, findings: findings)
+    }
+
+    /// What Xcode copies for a path the project names: the file a symlink leads to (its copy phase
+    /// resolves the source's own link, `-resolve-src-symlinks`); links inside a copied folder stay links.
+    private static func resolvingLink(_ path: String) -> String {
+        guard FileSystem.linkStatus(path)?.kind == .symlink else { return path }
+        return FileSystem.realPath(path) ?? path
     }
 
     /// The content rules' findings for a project's scan, without the one the project already told

@@ -135,6 +135,15 @@ final class ScratchFolder {
 
 /// Small builders for test content.
 enum Fixtures {
+    /// `count` random bytes from the kernel (/dev/urandom): incompressible content, made in
+    /// milliseconds where a generator called per byte takes seconds in a debug build.
+    static func randomBytes(_ count: Int) throws -> [UInt8] {
+        let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: "/dev/urandom"))
+        defer { try? handle.close() }
+        let data = try handle.read(upToCount: count) ?? Data()
+        return [UInt8](data)
+    }
+
     static func plist(product: String, version: String, extra: String = "") -> String {
         """
         <?xml version="1.0" encoding="UTF-8"?>

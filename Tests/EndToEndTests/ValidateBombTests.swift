@@ -21,8 +21,7 @@ import Testing
     /// Declares 20 GiB from 24 MiB stored: a ratio deflate could reach, but a total over the 2 GiB
     /// unpacked cap, so it is refused from the numbers before decoding instead of inflating for minutes.
     @Test func plausibleRatioButHugeTotalRefusedBeforeDecoding() throws {
-        var generator = SystemRandomNumberGenerator()
-        var node = XarNode.file("huge.bin", (0..<(24 << 20)).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        var node = XarNode.file("huge.bin", try Fixtures.randomBytes(24 << 20))
         node.declaredSize = 20 << 30
         let path = try scratch.hostileTree("huge-total", [node])
         let run = try Validate.expectError(path, "size-unpacked-limit")

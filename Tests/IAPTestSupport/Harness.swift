@@ -32,6 +32,13 @@ package enum Harness {
         package var stdout: String
         package var stderr: String
         package var stdoutData: Data
+
+        package init(status: Int32, stdout: String, stderr: String, stdoutData: Data) {
+            self.status = status
+            self.stdout = stdout
+            self.stderr = stderr
+            self.stdoutData = stdoutData
+        }
     }
 
     /// Runs `arguments` (the first is the program: "iapkg" means the built binary) in `directory`.

@@ -12,8 +12,17 @@ public struct ServeOptions: Sendable {
     public var jobs: Int
     /// Seconds between scans of the folder (the safety net for missed events).
     public var rescanSeconds: Double
-    /// A package found by a scan is taken only once it is this many seconds old.
+    /// How often a file whose writer still holds it open is looked at again; where no read lease
+    /// can be taken (no `CAP_LEASE`, a file system without leases), a file is taken once unchanged
+    /// this long.
     public var settleSeconds: Double
+    /// The first wait after an attempt failed for a passing reason; each failure doubles it, up
+    /// to `retryMaxSeconds`.
+    public var retrySeconds: Double = 5
+    /// The longest wait between attempts.
+    public var retryMaxSeconds: Double = 300
+    /// Packages kept in each of `accepted/` and `rejected/` (nil: all).
+    public var keepReports: Int? = 1000
 
     public init(
         incoming: String, root: String, unpack: UnpackOptions, jobs: Int, rescanSeconds: Double = 30,
@@ -26,13 +35,20 @@ public struct ServeOptions: Sendable {
         self.rescanSeconds = max(0.1, rescanSeconds)
         self.settleSeconds = max(0, settleSeconds)
     }
+
+    /// The wait before attempt `attempts + 1`.
+    func backoff(after attempts: Int) -> Double {
+        min(retryMaxSeconds, retrySeconds * Double(1 << min(max(attempts - 1, 0), 20)))
+    }
 }
 
 /// One package handled by the service.
 public struct ServeEvent: Sendable {
-    /// `accepted` (installed or already installed) or `rejected`.
+    /// `accepted` (installed or already installed), `rejected`, `retrying` (an attempt failed for
+    /// a passing reason; the package waits in `.processing/`) or `skipped` (an entry of the drop
+    /// folder that is not taken, said once).
     public enum Outcome: String, Sendable {
-        case accepted, rejected
+        case accepted, rejected, retrying, skipped
     }
 
     /// The name it arrived under.
@@ -48,9 +64,11 @@ public struct ServeEvent: Sendable {
     public var current: String?
     /// Errors and warnings found.
     public var findings: Int
-    /// Why it was rejected.
+    /// Why it was rejected, is retried or skipped.
     public var message: String?
     public var seconds: Double
+    /// For `retrying`: seconds until the next attempt.
+    public var retryIn: Double? = nil
 }
 
 /// What the service hands a report renderer: the validation report (nil if the package could not

@@ -1,0 +1,159 @@
+import IAPCore
+
+/// The packages claimed into `.processing/` and not yet committed, and which one a worker takes
+/// next: a product's versions lowest first, one job per product at a time.
+///
+/// A package is first identified (its product and version read as `inspect` reads them, after
+/// its writer is known to be gone); no identified package is handed out while another is still
+/// waiting to be identified, so everything claimed together (the start-up scan, a burst) is
+/// ordered together. A package whose install failed for a passing reason waits out its backoff
+/// and holds its product meanwhile: a higher version never overtakes it.
+///
+/// `@unchecked Sendable`: every stored property is read and written only under `lock`.
+final class ServeQueue: @unchecked Sendable {
+    /// One claimed package.
+    struct Item: Sendable {
+        /// Its name in `.processing/`.
+        var name: String
+        /// Found in `.processing/` at start or handled before: an already installed version may
+        /// still have to become current.
+        var resumed: Bool
+        var identified = false
+        var product: String?
+        var version: ContentVersion?
+        /// Failed attempts so far.
+        var attempts = 0
+        /// Not handed out before this (monotonic seconds).
+        var notBefore = 0.0
+        var order: Int
+
+        /// The key that serialises jobs: the product, or the name when the product is unknown.
+        var group: String { product ?? "\u{0}" + name }
+    }
+
+    private let lock = ConditionLock()
+    private var items: [String: Item] = [:]
+    private var busy: Set<String> = []
+    private var identifying = 0
+    private var stopping = false
+    private var counter = 0
+
+    /// Adds a package just claimed (or found claimed at start); false if that name is already held.
+    @discardableResult
+    func add(_ name: String, resumed: Bool) -> Bool {
+        lock.withLock {
+            guard items[name] == nil else { return false }
+            counter += 1
+            items[name] = Item(name: name, resumed: resumed, order: counter)
+            lock.broadcast()
+            return true
+        }
+    }
+
+    /// Packages held (claimed, not committed), and how many of them wait out a backoff.
+    func counts(now: Double) -> (held: Int, retrying: Int) {
+        lock.withLock { (items.count, items.values.filter { $0.attempts > 0 && $0.notBefore > now }.count) }
+    }
+
+    /// The earliest time a waiting item becomes due, if any waits.
+    func nextDue() -> Double? {
+        lock.withLock { items.values.filter { !busy.contains($0.group) }.map(\.notBefore).min() }
+    }
+
+    /// Wakes the workers (an item's backoff ended).
+    func wake() { lock.withLock { lock.broadcast() } }
+
+    /// The items still held, in the order they were claimed.
+    func remaining() -> [Item] {
+        lock.withLock { items.values.sorted { $0.order < $1.order } }
+    }
+
+    /// Stops handing out work.
+    func stop() {
+        lock.withLock {
+            stopping = true
+            lock.broadcast()
+        }
+    }
+
+    /// The next item to work on, waiting for one; nil once stopping. The item's group is busy
+    /// until `identified`, `finished` or `postpone` is called for it.
+    func next() -> Item? {
+        lock.withLock {
+            while !stopping {
+                let now = MonotonicClock.seconds()
+                if let item = pick(now: now) {
+                    if item.identified { busy.insert(item.group) } else { identifying += 1 }
+                    items[item.name]?.notBefore = .infinity  // handed out
+                    return item
+                }
+                let due = items.values.map(\.notBefore).filter { $0 > now && $0 < .infinity }.min()
+                if let due { lock.wait(seconds: due - now) } else { lock.wait() }
+            }
+            return nil
+        }
+    }
+
+    private func pick(now: Double) -> Item? {
+        let due = items.values.filter { $0.notBefore <= now }
+        if let unknown = due.filter({ !$0.identified }).min(by: { $0.order < $1.order }) { return unknown }
+        guard identifying == 0, items.values.allSatisfy(\.identified) else { return nil }
+        // Per free product, its lowest version; that one only if due.
+        var lowest: [String: Item] = [:]
+        for item in items.values where !busy.contains(item.group) {
+            if let other = lowest[item.group], Self.precedes(other, item) { continue }
+            lowest[item.group] = item
+        }
+        return lowest.values.filter { $0.notBefore <= now }.min { $0.order < $1.order }
+    }
+
+    private static func precedes(_ a: Item, _ b: Item) -> Bool {
+        switch (a.version, b.version) {
+        case (let x?, let y?) where x != y: return x < y
+        case (nil, _?): return true
+        case (_?, nil): return false
+        default: return a.order < b.order
+        }
+    }
+
+    /// Records what identifying found; the item waits again for its turn.
+    func identified(_ name: String, product: String?, version: ContentVersion?) {
+        lock.withLock {
+            identifying -= 1
+            if var item = items[name] {
+                item.identified = true
+                item.product = product
+                item.version = version
+                item.notBefore = 0
+                items[name] = item
+            }
+            lock.broadcast()
+        }
+    }
+
+    /// Puts an item back unidentified, to be looked at again after `seconds` (its writer was
+    /// still there).
+    func postpone(_ name: String, seconds: Double) {
+        lock.withLock {
+            identifying -= 1
+            items[name]?.notBefore = MonotonicClock.seconds() + seconds
+            lock.broadcast()
+        }
+    }
+
+    /// The item is committed (`retryAfter` nil) or failed for a passing reason and waits that long.
+    func finished(_ item: Item, retryAfter: Double?) {
+        lock.withLock {
+            busy.remove(item.group)
+            if let retryAfter, var held = items[item.name] {
+                held.attempts += 1
+                held.resumed = true
+                held.notBefore = MonotonicClock.seconds() + retryAfter
+                items[item.name] = held
+            } else {
+                items[item.name] = nil
+            }
+            lock.broadcast()
+        }
+    }
+}

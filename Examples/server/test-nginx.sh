@@ -51,8 +51,10 @@ nginx_pid=$!
 # The packages: one product, versions 1.1 … 1.VERSIONS, a few files that change and one that does not.
 product=com.example.nginx.pack
 "$iapkg" init "$product" "$work/src" >/dev/null 2>&1
-mkdir -p "$work/src/Contents/levels"
+mkdir -p "$work/src/Contents/levels" "$work/src/Contents/.config"
 head -c 200000 /dev/urandom > "$work/src/Contents/levels/shared.bin"
+echo '{"volume": 3}' > "$work/src/Contents/.settings.json"   # dotfiles are content too: served
+echo 'hidden' > "$work/src/Contents/.config/theme"
 for i in $(seq 1 "$versions"); do
   "$iapkg" bump "$work/src" --to "1.$i" >/dev/null
   printf '{"level": %d}\n' "$i" > "$work/src/Contents/levels/level.json"
@@ -125,9 +127,23 @@ sleep 0.5
 touch "$work/stop"
 wait "$client_pid"; client_pid=""
 
-# What must not be served.
+# Every file of a version is served, dotfiles in Contents/ included.
 denied=0
-for path in "$product/.lock" "$product/current/ContentInfo.plist" "$product/" "" "$product/1.$versions/" \
+code=$(curl -s -o "$work/settings.json" -w '%{http_code}' "$base/$product/1.$versions/Contents/.settings.json")
+if [ "$code" != 200 ] || ! cmp -s "$work/settings.json" "$work/src/Contents/.settings.json"; then
+  echo "test-nginx: Contents/.settings.json was not served ($code)" >&2; denied=1
+fi
+# What must not be served: the store's own files (a staging and a trash folder as a killed install
+# leaves them, temporary files), the `current` link, listings, `..`.
+mkdir -p "$work/srv/$product/.staging-test/Contents" "$work/srv/$product/.trash-test/Contents"
+echo staged > "$work/srv/$product/.staging-test/Contents/a.txt"
+echo trashed > "$work/srv/$product/.trash-test/Contents/a.txt"
+echo temp > "$work/srv/$product/.current.json.tmp-test"
+echo temp > "$work/srv/.tmp-test"
+for path in "$product/.lock" "$product/.retention" "$product/.staging-test/Contents/a.txt" \
+            "$product/.trash-test/Contents/a.txt" "$product/.current.json.tmp-test" ".tmp-test" \
+            "$product/1.$versions/Contents/../../.lock" "$product/%2Elock" \
+            "$product/current/ContentInfo.plist" "$product/current" "$product/" "" "$product/1.$versions/" \
             "$product/1.$versions/../.lock" "../../etc/passwd"; do
   code=$(curl -s --path-as-is -o /dev/null -w '%{http_code}' "$base/$path")
   case "$code" in 200|301|302) echo "test-nginx: /$path was served ($code)" >&2; denied=1 ;; esac

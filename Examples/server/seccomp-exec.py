@@ -8,9 +8,11 @@ Reads the unit's SystemCallFilter= lines in order, expands every @set with
 first line decides the mode (a list of allowed calls, or with `~` of denied ones); later lines add
 to an allow list, and `~` lines take from it. Then loads it with libseccomp (python3-seccomp) for
 the native architecture only (SystemCallArchitectures=native), killing the process on any other
-call, as systemd does without SystemCallErrorNumber=, sets no_new_privs, and execs COMMAND.
+call, as systemd does without SystemCallErrorNumber=, sets no_new_privs, applies
+MemoryDenyWriteExecute=yes with the kernel's PR_SET_MDWE where the kernel has it, and execs COMMAND.
 A call the service makes that the unit denies ends it with SIGSYS (exit status 159 in a shell).
 """
+import ctypes
 import os
 import subprocess
 import sys
@@ -77,6 +79,13 @@ def main():
             pass  # not a call of this architecture
     print(f"seccomp-exec: {mode} list of {applied} system calls from {unit}", file=sys.stderr)
     f.load()
+    if any(l.strip() == "MemoryDenyWriteExecute=yes" for l in open(unit, encoding="utf-8")):
+        # The kernel's own form of it (Linux 6.3+): no mapping both writable and executable, ever.
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.prctl(65, 1, 0, 0, 0) != 0:  # PR_SET_MDWE, PR_MDWE_REFUSE_EXEC_GAIN
+            print(f"seccomp-exec: PR_SET_MDWE: {os.strerror(ctypes.get_errno())} (not applied)", file=sys.stderr)
+        else:
+            print("seccomp-exec: MemoryDenyWriteExecute applied (PR_SET_MDWE)", file=sys.stderr)
     os.execvp(command[0], command)
 
 

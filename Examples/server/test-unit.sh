@@ -99,4 +99,5 @@ grep -q "WATCHDOG=1" "$work/notify.log" || fail "no WATCHDOG=1 on the notify soc
 grep -q '"accepted" : 2' "$work/run/status.json" || fail "status.json: $(cat "$work/run/status.json")"
 grep -q 'iapkg_serve_packages_total{outcome="accepted"} 2' "$work/run/iapkg.prom" || fail "iapkg.prom"
 grep -q "cannot tell whether a writer" "$work/serve.err" && fail "the lease could not be taken with CAP_LEASE"
+grep "^seccomp-exec:" "$work/serve.err" | sed 's/^/test-unit: /'
 echo "test-unit: the service ran under the unit's filter as nobody with CAP_LEASE: 2 accepted, 1 refused, READY=1 and WATCHDOG=1 sent, exit 0"

@@ -75,6 +75,9 @@ struct ServeCommand: ParsableCommand {
             "Seconds between looks at a file still open for writing (without leases: how long unchanged before taken).")
     var settleSeconds: Double = 2
 
+    @Option(help: "Versions of one product arriving within this many seconds of each other are installed lowest first.")
+    var gatherSeconds: Double = 0.25
+
     @Option(help: "Seconds before the first retry of a package whose install failed for a passing reason.")
     var retrySeconds: Double = 5
 
@@ -92,6 +95,7 @@ struct ServeCommand: ParsableCommand {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         if !(rescanSeconds > 0) { throw ValidationError("--rescan-seconds must be positive") }
         if !(settleSeconds >= 0) { throw ValidationError("--settle-seconds must not be negative") }
+        if !(gatherSeconds >= 0) { throw ValidationError("--gather-seconds must not be negative") }
         if !(retrySeconds > 0) { throw ValidationError("--retry-seconds must be positive") }
         if keepReports < 0 { throw ValidationError("--keep-reports must not be negative") }
         if let productId, let problem = ProductIdentifier.problem(with: productId) {
@@ -113,6 +117,7 @@ struct ServeCommand: ParsableCommand {
         var options = ServeOptions(
             incoming: incoming, root: into, unpack: unpack, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
             rescanSeconds: rescanSeconds, settleSeconds: settleSeconds)
+        options.gatherSeconds = gatherSeconds
         options.retrySeconds = retrySeconds
         options.retryMaxSeconds = max(300, retrySeconds)
         options.keepReports = keepReports == 0 ? nil : keepReports

@@ -52,4 +52,23 @@ import Testing
         #expect(accepted.count == 10)
         #expect(ServeCheck.current(root, Self.product) == "2.9")
     }
+
+    /// Ten versions renamed in highest first, one after another, while the service runs.
+    @Test func aBurstInReverseOrderIsInstalledLowestFirst() throws {
+        let scratch = ScratchFolder()
+        let incoming = scratch.at("incoming")
+        let root = scratch.at("srv")
+        try FileManager.default.createDirectory(atPath: incoming, withIntermediateDirectories: true)
+        let pkgs = try (0...9).map {
+            try ServeCheck.package(scratch, product: Self.product, version: "3.\($0)", name: "r\($0)")
+        }
+        let serve = try ServeProcess(scratch, incoming: incoming, root: root, extra: ["--jobs", "3"])
+        #expect(ServeCheck.wait(seconds: 10) { serve.stderr.contains("watching") })
+        for i in (0...9).reversed() { try ServeCheck.drop(pkgs[i], into: incoming, as: "r\(i).pkg") }
+        #expect(ServeCheck.wait(seconds: 30) { serve.events.count == 10 }, "\(serve.stderr)")
+        #expect(serve.stop() == 0)
+        let versions = ServeCheck.events(serve, "accepted").compactMap { $0["version"] as? String }
+        #expect(versions == (0...9).map { "3.\($0)" }, "\(serve.stdout)")
+        #expect(ServeCheck.current(root, Self.product) == "3.9")
+    }
 }

@@ -16,6 +16,9 @@ public struct ServeOptions: Sendable {
     /// can be taken (no `CAP_LEASE`, a file system without leases), a file is taken once unchanged
     /// this long.
     public var settleSeconds: Double
+    /// A product's packages wait until none of it arrived for this long, so that versions
+    /// dropped together in any order are installed lowest first.
+    public var gatherSeconds: Double = 0.25
     /// The first wait after an attempt failed for a passing reason; each failure doubles it, up
     /// to `retryMaxSeconds`.
     public var retrySeconds: Double = 5

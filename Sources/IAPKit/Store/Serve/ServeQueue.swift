@@ -25,6 +25,8 @@ final class ServeQueue: @unchecked Sendable {
         var attempts = 0
         /// Not handed out before this (monotonic seconds).
         var notBefore = 0.0
+        /// Its writer still held it open when last looked at: it holds up no other package.
+        var writerHeld = false
         var order: Int
 
         /// The key that serialises jobs: the product, or the name when the product is unknown.
@@ -37,6 +39,15 @@ final class ServeQueue: @unchecked Sendable {
     private var identifying = 0
     private var stopping = false
     private var counter = 0
+    /// When a package of each product was last identified (monotonic seconds).
+    private var lastArrival: [String: Double] = [:]
+    /// A product's packages are handed out only once none of it arrived for this long, so
+    /// versions dropped together in any order are installed lowest first.
+    let gatherSeconds: Double
+
+    init(gatherSeconds: Double = 0.25) {
+        self.gatherSeconds = max(0, gatherSeconds)
+    }
 
     /// Adds a package just claimed (or found claimed at start); false if that name is already held.
     @discardableResult
@@ -87,7 +98,10 @@ final class ServeQueue: @unchecked Sendable {
                     items[item.name]?.notBefore = .infinity  // handed out
                     return item
                 }
-                let due = items.values.map(\.notBefore).filter { $0 > now && $0 < .infinity }.min()
+                var due = items.values.map(\.notBefore).filter { $0 > now && $0 < .infinity }.min()
+                for arrived in lastArrival.values where arrived + gatherSeconds > now {
+                    due = min(due ?? .infinity, arrived + gatherSeconds)
+                }
                 if let due { lock.wait(seconds: due - now) } else { lock.wait() }
             }
             return nil
@@ -97,14 +111,19 @@ final class ServeQueue: @unchecked Sendable {
     private func pick(now: Double) -> Item? {
         let due = items.values.filter { $0.notBefore <= now }
         if let unknown = due.filter({ !$0.identified }).min(by: { $0.order < $1.order }) { return unknown }
-        guard identifying == 0, items.values.allSatisfy(\.identified) else { return nil }
-        // Per free product, its lowest version; that one only if due.
+        guard identifying == 0, items.values.allSatisfy({ $0.identified || $0.writerHeld }) else { return nil }
+        // Per free product, its lowest version; that one only if due and the product is quiet.
         var lowest: [String: Item] = [:]
-        for item in items.values where !busy.contains(item.group) {
+        for item in items.values where item.identified && !busy.contains(item.group) {
             if let other = lowest[item.group], Self.precedes(other, item) { continue }
             lowest[item.group] = item
         }
-        return lowest.values.filter { $0.notBefore <= now }.min { $0.order < $1.order }
+        return lowest.values.filter { $0.notBefore <= now && quiet($0, now: now) }.min { $0.order < $1.order }
+    }
+
+    private func quiet(_ item: Item, now: Double) -> Bool {
+        guard let product = item.product, let arrived = lastArrival[product] else { return true }
+        return now - arrived >= gatherSeconds
     }
 
     private static func precedes(_ a: Item, _ b: Item) -> Bool {
@@ -122,10 +141,12 @@ final class ServeQueue: @unchecked Sendable {
             identifying -= 1
             if var item = items[name] {
                 item.identified = true
+                item.writerHeld = false
                 item.product = product
                 item.version = version
                 item.notBefore = 0
                 items[name] = item
+                if let product { lastArrival[product] = MonotonicClock.seconds() }
             }
             lock.broadcast()
         }
@@ -137,6 +158,7 @@ final class ServeQueue: @unchecked Sendable {
         lock.withLock {
             identifying -= 1
             items[name]?.notBefore = MonotonicClock.seconds() + seconds
+            items[name]?.writerHeld = true
             lock.broadcast()
         }
     }
@@ -152,6 +174,9 @@ final class ServeQueue: @unchecked Sendable {
                 items[item.name] = held
             } else {
                 items[item.name] = nil
+            }
+            if let product = item.product, !items.values.contains(where: { $0.product == product }) {
+                lastArrival[product] = nil
             }
             lock.broadcast()
         }

@@ -26,7 +26,7 @@ public final class Server: @unchecked Sendable {
     let sink: EventSink
     let healthSink: HealthSink
     let incoming: IncomingFolder
-    let queue = ServeQueue()
+    let queue: ServeQueue
     let lock = ConditionLock()
     var health: ServeHealth
     private var running = 0
@@ -50,6 +50,7 @@ public final class Server: @unchecked Sendable {
         self.healthSink = health
         self.note = note
         self.health = ServeHealth(startedAt: WallClock.now().seconds)
+        queue = ServeQueue(gatherSeconds: options.gatherSeconds)
         incoming = try translatingErrors { try IncomingFolder(options.incoming) }
         _ = try translatingErrors { try VersionStore.open(options.root, create: true) }
     }

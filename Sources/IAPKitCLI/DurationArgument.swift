@@ -21,7 +21,7 @@ struct DurationArgument: ExpressibleByArgument, Sendable {
     }
 
     var defaultValueDescription: String {
-        for (unit, size) in [("d", 86_400.0), ("h", 3600), ("m", 60)]
+        for (unit, size) in [("h", 3600.0), ("m", 60)]
         where seconds >= size && seconds.remainder(dividingBy: size) == 0 {
             return "\(Int(seconds / size))\(unit)"
         }

@@ -90,6 +90,11 @@ extension Server {
     private func retry(
         _ item: ServeQueue.Item, because message: String, _ validation: ValidationReport?, _ started: Double
     ) {
+        guard incoming.processing.status(item.name) != nil else {  // removed by hand: nothing to retry
+            queue.finished(item, retryAfter: nil)
+            note("\(incoming.processing.child(item.name)) is gone (removed by someone else): \(message)")
+            return
+        }
         let wait = options.backoff(after: item.attempts + 1)
         queue.finished(item, retryAfter: wait)
         let path = incoming.processing.child(item.name)

@@ -11,7 +11,9 @@ import Testing
         let incoming = scratch.at("incoming")
         let root = scratch.at("srv")
         try FileManager.default.createDirectory(atPath: incoming, withIntermediateDirectories: true)
-        let burst = try (1...200).map {
+        // 200 versions; 40 under a sanitizer, whose build makes each of the 200 builds several times slower.
+        let count = FaultConditions.sanitizer == nil ? 200 : 40
+        let burst = try (1...count).map {
             try ServeCheck.package(scratch, product: Self.product, version: "1.\($0)", name: "b\($0)")
         }
         let serve = try ServeProcess(
@@ -19,12 +21,12 @@ import Testing
             tag: "burst")
         #expect(ServeCheck.wait(seconds: 10) { serve.stderr.contains("watching") })
         for (i, pkg) in burst.enumerated() { try ServeCheck.drop(pkg, into: incoming, as: "b\(i + 1).pkg") }
-        #expect(ServeCheck.wait(seconds: 90) { serve.events.count >= 200 }, "\(serve.stderr)")
+        #expect(ServeCheck.wait(seconds: 90) { serve.events.count >= count }, "\(serve.stderr)")
         #expect(serve.stop() == 0)
         #expect(ServeCheck.events(serve, "rejected").isEmpty, "\(ServeCheck.events(serve, "rejected"))")
-        #expect(ServeCheck.events(serve, "accepted").count == 200)
-        #expect(ServeCheck.current(root, Self.product) == "1.200")
-        #expect(ServeCheck.versions(root, Self.product) == ["1.198", "1.199", "1.200"])
+        #expect(ServeCheck.events(serve, "accepted").count == count)
+        #expect(ServeCheck.current(root, Self.product) == "1.\(count)")
+        #expect(ServeCheck.versions(root, Self.product) == (count - 2...count).map { "1.\($0)" })
 
         // Ten versions dropped while the service is down, in shuffled order; the service is killed
         // soon after it starts and started again.

@@ -28,6 +28,8 @@ public final class Server: @unchecked Sendable {
     let incoming: IncomingFolder
     let queue: ServeQueue
     let lock = ConditionLock()
+    /// Held while `accepted/` and `rejected/` are pruned (one thread at a time).
+    let pruning = ConditionLock()
     var health: ServeHealth
     private var running = 0
     /// Files in the drop folder whose writer was still there (main thread only).

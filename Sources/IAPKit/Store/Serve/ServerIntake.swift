@@ -140,7 +140,7 @@ extension Server {
     func pruneReports() {
         guard let keep = options.keepReports else { return }
         do {
-            _ = try incoming.pruneReports(keep: keep)
+            _ = try pruning.withLock { try incoming.pruneReports(keep: keep) }
         } catch {
             note("pruning \(incoming.accepted.path) and \(incoming.rejected.path): \(error)")
         }

@@ -3,7 +3,7 @@ import IAPKit
 import IAPRules
 
 /// `iapkg unpack`: install packages into versioned folders on a server.
-struct UnpackCommand: ParsableCommand {
+struct UnpackCommand: IAPSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "unpack",
         abstract: "Unpack packages into ROOT/<product-id>/<version>/ and switch ROOT/<product-id>/current atomically.",
@@ -55,9 +55,7 @@ struct UnpackCommand: ParsableCommand {
         if let keep, keep < 1 { throw ValidationError("--keep must be at least 1") }
     }
 
-    func run() throws {
-        try outputOptions.apply { try perform(execute) }
-    }
+    var consoleOptions: OutputOptions? { outputOptions }
 
     private struct Document: Encodable {
         var schemaVersion = 1
@@ -65,14 +63,14 @@ struct UnpackCommand: ParsableCommand {
         var results: [UnpackReport]
     }
 
-    private func execute() throws {
+    func execute() throws -> ExitStatus {
         let console = Console.current
         var options = UnpackOptions(
             activate: !noActivate, keep: keep, allowDowngrade: allowDowngrade, force: force, strict: strict,
             maxUnpackedSize: maxUnpackedSize)
         options.keepFor = Int64(keepFor.seconds.rounded(.up))
         var results: [UnpackReport] = []
-        var failure: IAPKitError?
+        var status = ExitStatus.success
         for package in packages {
             do {
                 let report = try Unpacker.unpack(package, into: into, options: options)
@@ -93,14 +91,11 @@ struct UnpackCommand: ParsableCommand {
                     console.out(line)
                 }
             } catch {
-                if case .invalid(let path, let findings) = error {
-                    for finding in findings { console.err(FindingText.line(finding, path: path, console: console)) }
-                }
-                console.err(console.styled("iapkg: error: ", "1;31") + error.description)
-                if failure.map({ error.exitStatus > $0.exitStatus }) ?? true { failure = error }
+                // One package's failure is reported and the others are still unpacked; the worst status is the exit's.
+                status = max(status, CommandBoundary.report(error, on: console))
             }
         }
         if outputOptions.json { console.out(try JSONOutput.encode(Document(root: into, results: results))) }
-        if let failure { throw ExitCode(failure.exitStatus) }
+        return status
     }
 }

@@ -5,7 +5,7 @@ import IAPKit
 import IAPRules
 
 /// `iapkg serve`: a long-running service that installs each package dropped into a folder.
-struct ServeCommand: ParsableCommand {
+struct ServeCommand: IAPSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Watch a folder and install each complete package dropped into it, exactly once.",
@@ -103,11 +103,7 @@ struct ServeCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
-        try perform(execute)
-    }
-
-    private func execute() throws {
+    func execute() throws -> ExitStatus {
         let console = Console.current
         var unpack = UnpackOptions(
             activate: activate == .newest, keep: keep, allowDowngrade: allowDowngrade, strict: strict,
@@ -115,7 +111,7 @@ struct ServeCommand: ParsableCommand {
         unpack.activateLowerVersions = false
         unpack.keepFor = Int64(keepFor.seconds.rounded(.up))
         var options = ServeOptions(
-            incoming: incoming, root: into, unpack: unpack, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
+            incoming: incoming, root: into, unpack: unpack, jobs: jobs ?? CurrentProcess.processorCount,
             rescanSeconds: rescanSeconds, settleSeconds: settleSeconds)
         options.gatherSeconds = gatherSeconds
         options.retrySeconds = retrySeconds
@@ -138,6 +134,7 @@ struct ServeCommand: ParsableCommand {
             alive: { manager.notify("WATCHDOG=1") })
         manager.notify("STOPPING=1")
         console.err("iapkg serve: stopped")
+        return .success
     }
 }
 
@@ -148,7 +145,7 @@ enum ServeReport {
         var unreadable: [(path: String, message: String)] = []
         if var report = input.validation {
             if let failure = input.failure {
-                let rule: Rule = input.unreadable ? .unpackFailed : .unpackRefused
+                let rule: Rule = input.unreadable ? Rule.unpackFailed : Rule.unpackRefused
                 report.findings.append(rule.finding(nil, failure))
                 report.errors += 1
                 report.valid = false

@@ -5,7 +5,8 @@
 #     unprivileged user holding only the unit's ambient capability (CAP_LEASE), with no_new_privs and
 #     the unit's SystemCallFilter= applied with seccomp (seccomp-exec.py), while it takes packages:
 #     one renamed in, one written in place by a writer that pauses longer than --settle-seconds
-#     (held until closed), one dropped as a symlink (refused unfollowed); it tells systemd's notify
+#     (held until closed), one dropped as a symlink (refused unfollowed), one it cannot read (left
+#     where it is, logged once); it tells systemd's notify
 #     socket READY=1 and WATCHDOG=1 (Type=notify, WatchdogSec=), writes its status and metrics
 #     files, and stops with exit 0 on SIGTERM. A call the filter denies kills it with SIGSYS.
 #
@@ -80,6 +81,7 @@ grep -q "READY=1" "$work/notify.log" || fail "no READY=1 on the notify socket"
 cp "$work/pkgs/1.1.pkg" "$work/incoming/.a.part" && mv "$work/incoming/.a.part" "$work/incoming/a.pkg"
 for _ in $(seq 1 100); do [ -f "$work/incoming/accepted/a.pkg" ] && break; sleep 0.1; done
 ln -s /etc/passwd "$work/incoming/link.pkg"
+install -m 0600 "$work/pkgs/1.3.pkg" "$work/incoming/secret.pkg"   # root's, unreadable to the service
 exec 3> "$work/incoming/slow.pkg"
 head -c 20000 "$work/pkgs/1.2.pkg" >&3
 sleep 2
@@ -96,6 +98,9 @@ kill -TERM "$serve_pid"; status=0; wait "$serve_pid" || status=$?; serve_pid=""
 [ -L "$work/incoming/rejected/link.pkg" ] || fail "link.pkg was not refused"
 [ "$(readlink "$work/content/$product/current")" = 1.2 ] || fail "current is not 1.2"
 grep -q "WATCHDOG=1" "$work/notify.log" || fail "no WATCHDOG=1 on the notify socket"
+[ -f "$work/incoming/secret.pkg" ] || fail "an unreadable file was moved"
+[ "$(grep '"file":"secret.pkg"' "$work/serve.out" | grep -c '"outcome":"skipped"')" = 1 ] ||
+  fail "the unreadable file was not logged once as skipped: $(grep secret "$work/serve.out")"
 grep -q '"accepted" : 2' "$work/run/status.json" || fail "status.json: $(cat "$work/run/status.json")"
 grep -q 'iapkg_serve_packages_total{outcome="accepted"} 2' "$work/run/iapkg.prom" || fail "iapkg.prom"
 grep -q "cannot tell whether a writer" "$work/serve.err" && fail "the lease could not be taken with CAP_LEASE"

@@ -52,6 +52,7 @@ import Testing
         #expect(serve.stop() == 0)
 
         #expect(ServeCheck.events(serve, "rejected").isEmpty, "\(serve.stdout)")
+        #expect(try ServeCheck.schemaProblems(serve, status: status) == [])
         #expect(ServeCheck.names(incoming + "/rejected") == [])
         #expect(
             ServeCheck.names(incoming + "/accepted") == [

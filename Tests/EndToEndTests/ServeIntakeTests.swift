@@ -80,5 +80,6 @@ import Testing
         #expect(serve.stderr.contains("evil\\u{000A}iapkg serve: forged.pkg"))
         #expect(serve.stderr.contains("\\u{202E}x.pkg"))
         #expect(!serve.stderr.contains("\u{202E}"))
+        #expect(try ServeCheck.schemaProblems(serve) == [])
     }
 }

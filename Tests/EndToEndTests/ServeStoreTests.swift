@@ -61,6 +61,12 @@ import Testing
         let rollback = try Harness.run(["iapkg", "activate", root, Self.product, "1.1"])
         #expect(rollback.status == 0, "\(rollback.stderr)")
 
+        let listed = try Harness.run(["iapkg", "list", root])
+        #expect(listed.stdout.hasPrefix("\(Self.product) (current: 1.1, pinned by activate)"), "\(listed.stdout)")
+        let listing = try Harness.run(["iapkg", "list", root, "--json"])
+        #expect(String(decoding: listing.stdoutData, as: UTF8.self).contains("\"pinned\" : \"1.1\""))
+        try OutputSchemaTests.expectValid(listing, "list.schema.json")
+
         let folder = root + "/" + Self.product + "/1.1"
         let reader = ReaderLoop(files: [folder + "/Contents/data.txt", folder + "/Contents/art/a.bin"])
         try publish("1.2", as: "again.pkg", expecting: 4)  // re-delivered: current stays

@@ -61,6 +61,24 @@ enum ServeCheck {
         return pkg
     }
 
+    /// What the JSON Schemas find wrong in every stdout line of `serve` (serve-event.schema.json)
+    /// and, if given, in its status document (serve-status.schema.json); empty when all is valid.
+    static func schemaProblems(_ serve: ServeProcess, status: String? = nil) throws -> [String] {
+        var problems: [String] = []
+        for line in serve.stdout.split(separator: "\n") {
+            let schema = OutputSchemaTests.schemas + "/serve-event.schema.json"
+            if let problem = try OutputSchemaTests.violations(Data(line.utf8), schema: schema) {
+                problems.append(problem)
+            }
+        }
+        if let status {
+            let schema = OutputSchemaTests.schemas + "/serve-status.schema.json"
+            let data = try Data(contentsOf: URL(fileURLWithPath: status))
+            if let problem = try OutputSchemaTests.violations(data, schema: schema) { problems.append(problem) }
+        }
+        return problems
+    }
+
     /// The events of one outcome, in the order they were written.
     static func events(_ serve: ServeProcess, _ outcome: String) -> [[String: Any]] {
         serve.events.filter { $0["outcome"] as? String == outcome }

@@ -12,6 +12,8 @@ public struct StoreListing: Codable, Sendable {
     public struct Product: Codable, Sendable {
         public var productIdentifier: String
         public var current: String?
+        /// The version an operator's `activate` pinned (a rollback `unpack` and `serve` leave current).
+        public var pinned: String?
         public var versions: [Version]
     }
 
@@ -43,7 +45,8 @@ public enum VersionStoreCommands {
                     listed.append(
                         .init(version: version.text, files: files, bytes: bytes, current: version.text == current))
                 }
-                products.append(.init(productIdentifier: name, current: current, versions: listed))
+                let pinned = VersionRetention.read(in: folder).pinned.flatMap { $0 == current ? $0 : nil }
+                products.append(.init(productIdentifier: name, current: current, pinned: pinned, versions: listed))
             }
             return StoreListing(root: root, products: products)
         }

@@ -44,7 +44,7 @@ extension Server {
             return
         } catch {
             held.remove(name)
-            sayOnce(name, "skipped for now: \(error); it is looked at again at the next scan")
+            sayOnce(name, "\(error); looked at again at each scan (uploads must be readable by the service)")
             return
         }
         switch answer {

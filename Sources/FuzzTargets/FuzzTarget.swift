@@ -1,7 +1,7 @@
 /// One parser of untrusted bytes, as libFuzzer drives it: `run` takes any bytes and must return
 /// (errors and findings are the expected outcome); a trap, a sanitizer report, a hang or unbounded
 /// memory is a finding.
-public enum FuzzTarget: String, CaseIterable, Sendable {
+package enum FuzzTarget: String, CaseIterable, Sendable {
     /// The xar header and TOC: `XarArchive.open` (a raw xar, or TOC XML wrapped into a valid container).
     case xar
     /// The heap data streams: one entry decoded (stored, zlib, bzip2, lzma, xz) with both checksums.
@@ -21,7 +21,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case content
 
     /// Runs one input through the target.
-    public func run(_ bytes: [UInt8]) {
+    package func run(_ bytes: [UInt8]) {
         switch self {
         case .xar: XarTargets.openArchive(bytes)
         case .xarData: XarTargets.readEntryData(bytes)
@@ -36,7 +36,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
 
     /// The libFuzzer dictionary (`-dict=`) that suits the target, by file name in
     /// Tests/FuzzTargetsTests/Dictionaries: the format's element names, markers and magics.
-    public var dictionaryName: String {
+    package var dictionaryName: String {
         switch self {
         case .xar, .xarData, .validate: "xar-toc.dict"
         case .contentInfo: "plist.dict"

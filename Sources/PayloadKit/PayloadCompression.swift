@@ -2,7 +2,7 @@ internal import IAPCore
 
 /// How a component Payload is compressed, told by its first bytes: gzip (what pkgbuild and iapkg
 /// write), bzip2 or xz.
-public enum PayloadCompression: String, Equatable, Sendable {
+package enum PayloadCompression: String, Equatable, Sendable {
     case gzip
     case bzip2
     case xz
@@ -14,7 +14,7 @@ public enum PayloadCompression: String, Equatable, Sendable {
     static let xzMagic: [UInt8] = [0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00]
 
     /// The compression `leading` starts with, or nil if it is none of the three.
-    public static func detect(_ leading: [UInt8]) -> PayloadCompression? {
+    package static func detect(_ leading: [UInt8]) -> PayloadCompression? {
         if leading.starts(with: gzipMagic) { return .gzip }
         if leading.starts(with: bzip2Magic) { return .bzip2 }
         if leading.starts(with: xzMagic) { return .xz }

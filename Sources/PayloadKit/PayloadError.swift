@@ -1,5 +1,5 @@
 /// Everything that can go wrong while writing or reading a component Payload (gzip'd cpio).
-public enum PayloadError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum PayloadError: Error, Equatable, Sendable, CustomStringConvertible {
     /// libarchive could not allocate a handle or an entry (out of memory).
     case libraryUnavailable(String)
     /// libarchive reported a failure while writing; `message` is its `archive_error_string`.
@@ -62,7 +62,7 @@ public enum PayloadError: Error, Equatable, Sendable, CustomStringConvertible {
     /// `readData` was called with no current entry.
     case noCurrentEntry
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .libraryUnavailable(let what):
             "libarchive could not create \(what) (out of memory?)"

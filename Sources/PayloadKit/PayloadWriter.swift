@@ -5,13 +5,13 @@ internal import IAPCore
 /// The gzip stream is a sequence of members, one per 1 MiB of cpio (standard gzip, RFC 1952 §2.2),
 /// compressed in parallel; already-compressed blocks are stored. Deterministic: the same entries at
 /// the same level always give the same bytes, however the threads run.
-public final class PayloadWriter {
+package final class PayloadWriter {
     private let cpio: CpioWriter
     private let encoder: ParallelGzipEncoder
 
     /// Starts a payload compressed at libdeflate `level` (0...12; 7 matches zlib's 6 in size)
     /// whose gzip bytes go to `sink`, on `workers` threads (0: one per core).
-    public init(
+    package init(
         level: Int32 = 7, workers: Int = 0,
         sink: @escaping (UnsafeRawBufferPointer) throws -> Void
     ) throws(PayloadError) {
@@ -25,17 +25,17 @@ public final class PayloadWriter {
     }
 
     /// Adds a directory entry (`mode` holds permission bits only, e.g. 0o755).
-    public func addDirectory(path: String, mode: UInt16, modificationTime: Int64) throws(PayloadError) {
+    package func addDirectory(path: String, mode: UInt16, modificationTime: Int64) throws(PayloadError) {
         try cpio.addDirectory(path: path, mode: mode, modificationTime: modificationTime)
     }
 
     /// Adds a symbolic link whose data is `target`, stored exactly as given.
-    public func addSymlink(path: String, target: String, mode: UInt16, modificationTime: Int64) throws(PayloadError) {
+    package func addSymlink(path: String, target: String, mode: UInt16, modificationTime: Int64) throws(PayloadError) {
         try cpio.addSymlink(path: path, target: target, mode: mode, modificationTime: modificationTime)
     }
 
     /// Header first, then `body` is called with a writer closure that must be fed exactly `size` bytes.
-    public func addFile(
+    package func addFile(
         path: String, mode: UInt16, modificationTime: Int64, size: UInt64,
         body: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void
     ) throws(PayloadError) {
@@ -43,7 +43,7 @@ public final class PayloadWriter {
     }
 
     /// Writes the cpio trailer and ends the gzip stream. The writer accepts nothing afterwards.
-    public func finish() throws(PayloadError) {
+    package func finish() throws(PayloadError) {
         try cpio.finish()
         do {
             try Self.compress { try encoder.finish() }

@@ -2,7 +2,7 @@ import Foundation
 import IAPCore
 import Testing
 
-/// The xar container rules (FORMAT.md §6 "Container"), each broken once in a hand-made tree package,
+/// The xar container rules (PackageFormat.md §6 "Container"), each broken once in a hand-made tree package,
 /// judged by the built binary.
 @Suite struct ValidateContainerTests {
     let scratch = ScratchFolder()

@@ -2,7 +2,7 @@ import Foundation
 import IAPCore
 import Testing
 
-/// Entry, link and special-file rules (FORMAT.md §6 "Entries", "Links"), in both shapes:
+/// Entry, link and special-file rules (PackageFormat.md §6 "Entries", "Links"), in both shapes:
 /// tree packages with hostile xar entries, product packages with hostile cpio entries.
 @Suite struct ValidateEntryTests {
     let scratch = ScratchFolder()

@@ -2,7 +2,7 @@ import Foundation
 import IAPCore
 import Testing
 
-/// Executable code in disguise (FORMAT.md §6 "Executable code"), in both shapes: tree packages with
+/// Executable code in disguise (PackageFormat.md §6 "Executable code"), in both shapes: tree packages with
 /// hostile xar entries, product packages with hostile cpio entries.
 @Suite struct ValidateExecutableTests {
     let scratch = ScratchFolder()

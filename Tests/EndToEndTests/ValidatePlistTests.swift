@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// ContentInfo.plist rules (FORMAT.md §3, §6 "ContentInfo.plist") and the package-root shape.
+/// ContentInfo.plist rules (PackageFormat.md §3, §6 "ContentInfo.plist") and the package-root shape.
 @Suite struct ValidatePlistTests {
     let scratch = ScratchFolder()
 

@@ -3,7 +3,7 @@ import Foundation
 import IAPCore
 import Testing
 
-/// Product-archive shape rules (FORMAT.md §5 a, §6 "Shape"): Distribution, the component's three
+/// Product-archive shape rules (PackageFormat.md §5 a, §6 "Shape"): Distribution, the component's three
 /// files, the Payload's paths, and a Bom that lists exactly what the Payload holds.
 @Suite struct ValidateProductTests {
     let scratch = ScratchFolder()

@@ -9,9 +9,9 @@
 ///
 /// A lease needs the caller to own the file or to hold `CAP_LEASE`, and a file system that
 /// supports leases (local ones do; NFS and FUSE mostly not): otherwise the answer is `unknown`.
-public enum WriterCheck {
+package enum WriterCheck {
     /// What the kernel said of a file's writers.
-    public enum Answer: Equatable, Sendable {
+    package enum Answer: Equatable, Sendable {
         /// No process has it open for writing.
         case none
         /// Some process has it open for writing (or is opening it so).
@@ -28,7 +28,7 @@ public enum WriterCheck {
     /// Asks about the regular file `name` in `folder`, opened without following a link and
     /// without blocking (a FIFO put there meanwhile is not waited on). Throws when it cannot be
     /// opened (gone, unreadable, not a regular file).
-    public static func writers(of name: String, in folder: DirectoryHandle) throws -> Answer {
+    package static func writers(of name: String, in folder: DirectoryHandle) throws -> Answer {
         ignoreLeaseBreaks
         let fd = openat(folder.descriptor, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
         guard fd >= 0 else { throw SystemError("open", path: folder.child(name)) }

@@ -6,14 +6,14 @@
 /// `AF_UNIX` socket named by `NOTIFY_SOCKET` (a path, or an abstract name written with a leading
 /// `@`). Without that variable every call does nothing, so the service runs the same outside
 /// systemd.
-public final class ServiceManagerNotifier: Sendable {
+package final class ServiceManagerNotifier: Sendable {
     private let address: [UInt8]?
     /// Half the watchdog interval systemd asks for (`WATCHDOG_USEC`, for this process only), in
     /// seconds; nil without a watchdog.
-    public let watchdogInterval: Double?
+    package let watchdogInterval: Double?
 
     /// Reads `NOTIFY_SOCKET`, `WATCHDOG_USEC` and `WATCHDOG_PID` from the environment.
-    public init() {
+    package init() {
         let socket = getenv("NOTIFY_SOCKET").map { String(cString: $0) }
         if let socket, socket.hasPrefix("/") || socket.hasPrefix("@"), socket.utf8.count < 108 {
             var bytes = Array(socket.utf8)
@@ -33,12 +33,12 @@ public final class ServiceManagerNotifier: Sendable {
     }
 
     /// True when a service manager listens.
-    public var isActive: Bool { address != nil }
+    package var isActive: Bool { address != nil }
 
     /// Sends `state` (`READY=1`, `WATCHDOG=1`, `STOPPING=1`, `STATUS=…`, one per line); false if
     /// it could not be sent (the service goes on either way).
     @discardableResult
-    public func notify(_ state: String) -> Bool {
+    package func notify(_ state: String) -> Bool {
         guard let address else { return false }
         let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return false }

@@ -1,7 +1,7 @@
 import IAPCore
 import IAPRules
 
-/// Which of the two package shapes to write (FORMAT.md §5).
+/// Which of the two package shapes to write (PackageFormat.md §5).
 public enum PackageLayout: String, Sendable, Codable, CaseIterable {
     /// A product archive, as `productbuild --content` makes: Distribution + NAME.pkg/{Bom,Payload,PackageInfo}.
     case product

@@ -15,18 +15,32 @@ public struct ValidationOptions: Sendable {
     /// Largest unpacked total accepted (default 2 GiB: a device must store it).
     public var maxUnpackedSize: UInt64
     /// Certificates a package's signature chain must lead to; empty: signatures are verified, trust not judged.
-    public var trustAnchors: [X509Certificate] = []
+    package var trustAnchors: [X509Certificate] = []
+    /// The largest package accepted by default: 2 GiB, Apple's cap.
+    public static let defaultMaxSize: UInt64 = Limits.packageBytes
+    /// The largest unpacked total accepted by default: 2 GiB.
+    public static let defaultMaxUnpackedSize: UInt64 = Limits.unpackedBytes
 
     public init(
         strict: Bool = false, productIdentifier: String? = nil, newerThan: ContentVersion? = nil,
-        maxSize: UInt64 = Limits.packageBytes,
-        maxUnpackedSize: UInt64 = Limits.unpackedBytes
+        maxSize: UInt64 = ValidationOptions.defaultMaxSize,
+        maxUnpackedSize: UInt64 = ValidationOptions.defaultMaxUnpackedSize
     ) {
         self.maxUnpackedSize = maxUnpackedSize
         self.strict = strict
         self.productIdentifier = productIdentifier
         self.newerThan = newerThan
         self.maxSize = maxSize
+    }
+
+    /// Adds the certificates of PEM text (`-----BEGIN CERTIFICATE-----` blocks) as trust anchors:
+    /// every signature's chain must then lead to one of them, and an unsigned package fails.
+    public mutating func addTrustAnchors(pem: [UInt8]) throws(IAPKitError) {
+        do {
+            trustAnchors += try X509Certificate.certificates(pem: pem)
+        } catch {
+            throw .refused("the trust anchor is not a PEM certificate: \(error.message)")
+        }
     }
 }
 
@@ -47,7 +61,7 @@ public struct ValidationReport: Codable, Sendable {
     public var warnings: Int
     public var findings: [Finding]
     /// The package's signatures: whether each verifies, its chain, trust; absent when unsigned.
-    public var signatures: [XarSignatureCheck]?
+    public var signatures: [SignatureCheck]?
 
     /// Assembles a report; with `strict`, warnings become errors.
     init(
@@ -66,6 +80,6 @@ public struct ValidationReport: Codable, Sendable {
         self.warnings = all.filter { $0.severity == .warning }.count
         self.valid = errors == 0
         self.findings = all
-        self.signatures = signatures
+        self.signatures = signatures?.map(SignatureCheck.init)
     }
 }

@@ -92,7 +92,7 @@ public enum PackageInspector {
                     "the package has no ContentInfo.plist"))
         }
         report.notes = notes
-        report.signatures = signatures
+        report.signatures = signatures?.map(SignatureCheck.init)
         return report
     }
 

@@ -2,7 +2,7 @@ import IAPCore
 import IAPRules
 import XarKit
 
-/// Validates a `.pkg` (either shape) or a content folder against every rule of FORMAT.md §6.
+/// Validates a `.pkg` (either shape) or a content folder against every rule of PackageFormat.md §6.
 /// Every finding is collected; the input is never trusted, decoded bytes are bounded.
 public enum PackageValidator {
     /// Validates `path`. Throws only when the input cannot be read at all (missing, unreadable): exit 2.

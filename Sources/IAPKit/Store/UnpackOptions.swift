@@ -26,9 +26,9 @@ public struct UnpackOptions: Sendable {
     /// would (the service sets it when it handles a package again after a kill or a failure, which
     /// may have stopped before `current` moved). Otherwise re-delivering a version never moves
     /// `current`; nor does it ever while an operator's rollback is pinned.
-    public var activateInstalled = false
+    package var activateInstalled = false
     /// What a refusal of different content under an installed version tells the user to do.
-    public var replaceAdvice = "pass --force to replace it"
+    package var replaceAdvice = "pass --force to replace it"
 
     /// The default of `keepFor`: one day.
     public static let defaultKeepFor: Int64 = 86_400
@@ -36,7 +36,7 @@ public struct UnpackOptions: Sendable {
     public init(
         activate: Bool = true, keep: Int? = nil, allowDowngrade: Bool = false, force: Bool = false,
         strict: Bool = false,
-        maxUnpackedSize: UInt64 = Limits.unpackedBytes, productIdentifier: String? = nil
+        maxUnpackedSize: UInt64 = ValidationOptions.defaultMaxUnpackedSize, productIdentifier: String? = nil
     ) {
         self.productIdentifier = productIdentifier
         self.maxUnpackedSize = maxUnpackedSize

@@ -7,13 +7,13 @@ import IAPCore
 ///
 /// One line per fact: `pinned 1.1` and `left 1.0 <seconds since 1970>`. Unreadable lines are
 /// skipped: the file only ever protects versions, so losing it costs disk, never a reader.
-public struct VersionRetention: Equatable, Sendable {
+package struct VersionRetention: Equatable, Sendable {
     static let fileName = ".retention"
 
     /// The version an operator activated below the newest installed one (nil: none).
-    public var pinned: String?
+    package var pinned: String?
     /// When each version stopped being current (seconds since 1970).
-    public var left: [String: Int64] = [:]
+    package var left: [String: Int64] = [:]
 
     /// Reads the file from `folder` (empty when missing or unreadable).
     static func read(in folder: DirectoryHandle) -> VersionRetention {
@@ -55,13 +55,13 @@ public struct VersionRetention: Equatable, Sendable {
 extension VersionStore.LockedProduct {
     /// The installed version folder whose version compares equal to `version` (`3.50` for
     /// `3.50.0`): one version, whatever its spelling; nil when none is installed.
-    public func installedName(of version: ContentVersion) throws -> String? {
+    package func installedName(of version: ContentVersion) throws -> String? {
         if folder.status(version.text)?.isDirectory == true { return version.text }
         return try versions().first { $0 == version }?.text
     }
 
     /// What the product remembers for pruning.
-    public func retention() -> VersionRetention { VersionRetention.read(in: folder) }
+    package func retention() -> VersionRetention { VersionRetention.read(in: folder) }
 
     /// Removes the lowest versions beyond `keep`, never one that `retention` protects at `now`
     /// (the current, the pinned, and those current within `grace` seconds). Returns those removed.

@@ -2,8 +2,8 @@ import ArgumentParser
 import IAPKit
 
 /// The root command: `iapkg <subcommand>`.
-public struct IAPCommand: ParsableCommand {
-    public static let configuration = CommandConfiguration(
+package struct IAPCommand: ParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "iapkg",
         abstract: "Build, inspect, validate and unpack In-App Purchase hosted-content packages.",
         discussion: """
@@ -21,5 +21,5 @@ public struct IAPCommand: ParsableCommand {
             RulesCommand.self, GateCommand.self, FetchCommand.self,
         ]
     )
-    public init() {}
+    package init() {}
 }

@@ -3,34 +3,34 @@ import IAPCore
 /// How the service is doing, for a monitor: counts since start, the last success, the last error
 /// and since when packages have been failing (nil while the last attempt went through). Times
 /// are seconds since 1970.
-public struct ServeHealth: Sendable, Equatable {
+package struct ServeHealth: Sendable, Equatable {
     /// When the service started.
-    public var startedAt: Int64
+    package var startedAt: Int64
     /// When this snapshot was taken (a heartbeat: it moves even when nothing arrives).
-    public var updatedAt: Int64
+    package var updatedAt: Int64
     /// Packages installed (or found already installed) and moved to `accepted/`.
-    public var accepted = 0
+    package var accepted = 0
     /// Packages refused and moved to `rejected/`.
-    public var rejected = 0
+    package var rejected = 0
     /// Attempts that failed for a passing reason (a full disk, a read-only ROOT, an I/O error).
-    public var failedAttempts = 0
+    package var failedAttempts = 0
     /// Packages claimed and not yet committed (in `.processing/`).
-    public var waiting = 0
+    package var waiting = 0
     /// Of those, packages waiting out a backoff after a failed attempt.
-    public var retrying = 0
+    package var retrying = 0
     /// Files in the drop folder whose writer still holds them open.
-    public var uploading = 0
+    package var uploading = 0
     /// The last package committed to `accepted/` or `rejected/`.
-    public var lastSuccessAt: Int64?
+    package var lastSuccessAt: Int64?
     /// The last failure: when, the file, and the message.
-    public var lastErrorAt: Int64?
-    public var lastErrorFile: String?
-    public var lastError: String?
+    package var lastErrorAt: Int64?
+    package var lastErrorFile: String?
+    package var lastError: String?
     /// The first failure since the last package went through (nil: not failing).
-    public var failingSince: Int64?
+    package var failingSince: Int64?
 
     /// A service that has just started.
-    public init(startedAt: Int64) {
+    package init(startedAt: Int64) {
         self.startedAt = startedAt
         updatedAt = startedAt
     }

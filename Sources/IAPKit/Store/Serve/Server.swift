@@ -13,13 +13,13 @@ import IAPCore
 /// `@unchecked Sendable`: `health` and `running` are read and written only under `lock`; the
 /// intake state (`held`, `said`, `leaseNoted`) only on the thread that calls `run`; the queue is
 /// its own lock; everything else is immutable.
-public final class Server: @unchecked Sendable {
+package final class Server: @unchecked Sendable {
     /// Renders the report kept beside a handled package.
-    public typealias ReportRenderer = @Sendable (ServeReportInput) -> [UInt8]
+    package typealias ReportRenderer = @Sendable (ServeReportInput) -> [UInt8]
     /// Receives each event, from the thread that handled the package.
-    public typealias EventSink = @Sendable (ServeEvent) -> Void
+    package typealias EventSink = @Sendable (ServeEvent) -> Void
     /// Receives the health after every change and at least every few seconds.
-    public typealias HealthSink = @Sendable (ServeHealth) -> Void
+    package typealias HealthSink = @Sendable (ServeHealth) -> Void
 
     let options: ServeOptions
     let render: ReportRenderer
@@ -42,7 +42,7 @@ public final class Server: @unchecked Sendable {
     let note: @Sendable (String) -> Void
 
     /// Opens the incoming folder (creating `.processing/`, `accepted/`, `rejected/`) and the store.
-    public init(
+    package init(
         options: ServeOptions, render: @escaping ReportRenderer, sink: @escaping EventSink,
         health: @escaping HealthSink = { _ in }, note: @escaping @Sendable (String) -> Void = { _ in }
     ) throws(IAPKitError) {
@@ -61,7 +61,7 @@ public final class Server: @unchecked Sendable {
     /// down, then what arrives. `ready` is called once the start-up work is done and the folder
     /// is watched; `alive` at least every `aliveInterval` seconds from the main loop (a watchdog).
     /// Returns once every job in hand is finished.
-    public func run(
+    package func run(
         stop: StopSignals, aliveInterval: Double? = nil, ready: () -> Void = {}, alive: () -> Void = {}
     ) throws(IAPKitError) {
         try translatingErrors {

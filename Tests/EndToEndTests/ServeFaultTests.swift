@@ -67,6 +67,31 @@ import Testing
                 "iapkg_serve_packages_total{outcome=\"accepted\"} 2"))
     }
 
+    /// A read-only drop folder: nothing can be claimed; said once, counted, taken once writable.
+    @Test(.enabled(if: FaultConditions.canMount, "needs root to mount a tmpfs"))
+    func aReadOnlyDropFolderIsWaitedOut() throws {
+        let scratch = ScratchFolder()
+        let drop = try SmallFileSystem(at: scratch.at("incoming"), options: "size=4m")
+        let root = scratch.at("srv")
+        let status = scratch.at("status.json")
+        let pkg = try ServeCheck.package(scratch, product: "com.example.rodrop", version: "1.0", name: "p")
+        let first = try ServeProcess(scratch, incoming: drop.path, root: root, tag: "first")  // makes its folders
+        #expect(ServeCheck.wait(seconds: 10) { first.stderr.contains("watching") })
+        #expect(first.stop() == 0)
+        try ServeCheck.drop(pkg, into: drop.path, as: "p.pkg")
+        try drop.remount(readOnly: true)
+        let serve = try ServeProcess(scratch, incoming: drop.path, root: root, extra: ["--status-file", status])
+        #expect(ServeCheck.wait(seconds: 10) { (try? Self.json(status))?["failingSince"] is String }, "\(serve.stderr)")
+        Thread.sleep(forTimeInterval: 2)  // four more looks at the file
+        #expect(serve.stderr.components(separatedBy: "Read-only file system").count == 2, "\(serve.stderr)")
+        #expect(((try Self.json(status))["failedAttempts"] as? Int ?? 0) >= 3)
+        try drop.remount(readOnly: false)
+        #expect(ServeCheck.wait(seconds: 10) { serve.events.count == 1 }, "\(serve.stderr)")
+        #expect(serve.stop() == 0)
+        #expect(ServeCheck.events(serve, "accepted").count == 1, "\(serve.stdout)")
+        #expect((try Self.json(status))["healthy"] as? Bool == true)
+    }
+
     static func json(_ path: String) throws -> [String: Any] {
         try #require(
             try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])

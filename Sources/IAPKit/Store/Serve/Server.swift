@@ -11,8 +11,8 @@ import IAPCore
 /// finishes half-moved reports, so every package ends in exactly one place.
 ///
 /// `@unchecked Sendable`: `health` and `running` are read and written only under `lock`; the
-/// intake state (`held`, `said`, `leaseNoted`) only on the thread that calls `run`; the queue is
-/// its own lock; everything else is immutable.
+/// intake state (`held`, `said`, `leaseNoted`, `lastIntakeFailure`) only on the thread that calls
+/// `run`; the queue is its own lock; everything else is immutable.
 package final class Server: @unchecked Sendable {
     /// Renders the report kept beside a handled package.
     package typealias ReportRenderer = @Sendable (ServeReportInput) -> [UInt8]
@@ -38,6 +38,8 @@ package final class Server: @unchecked Sendable {
     var said: [String: String] = [:]
     /// The note that read leases cannot be taken was given (main thread only).
     var leaseNoted = false
+    /// The intake failure last said on stderr (main thread only).
+    var lastIntakeFailure: String?
     /// Notes for people (stderr), from the intake.
     let note: @Sendable (String) -> Void
 

@@ -12,6 +12,7 @@ extension Server {
             failed(file: nil, "scan \(options.incoming): \(error)")
             return
         }
+        if lastIntakeFailure?.hasPrefix("scan ") == true { lastIntakeFailure = nil }
         let present = Set(names)
         said = said.filter { present.contains($0.key) }
         held = held.filter { present.contains($0) }
@@ -67,6 +68,7 @@ extension Server {
         do {
             switch try incoming.claim(name) {
             case true?:
+                lastIntakeFailure = nil
                 held.remove(name)
                 said[name] = nil
                 queue.add(name, resumed: false)
@@ -129,10 +131,12 @@ extension Server {
         lock.withLock { health.uploading = count }
     }
 
-    /// Records a failure that is not a package's (claiming, scanning, committing).
+    /// Records a failure that is not a package's (claiming, scanning): counted every time, said
+    /// on stderr once until the intake works again (a read-only drop folder fails at every look).
     func failed(file: String?, _ message: String) {
         lock.withLock { health.recordFailure(file: file, message: message, at: WallClock.now().seconds) }
-        note(message)
+        if lastIntakeFailure != message { note(message) }
+        lastIntakeFailure = message
         publishHealth()
     }
 

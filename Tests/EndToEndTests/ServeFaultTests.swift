@@ -27,6 +27,8 @@ import Testing
         try ServeCheck.drop(big, into: incoming, as: "big.pkg")
         #expect(ServeCheck.wait(seconds: 10) { ServeCheck.events(serve, "retrying").count >= 2 }, "\(serve.stderr)")
         #expect(ServeCheck.names(incoming + "/.processing") == ["big.pkg"])
+        let retrying = ServeCheck.events(serve, "retrying").first?["message"] as? String ?? ""
+        #expect(retrying.contains("/.processing/big.pkg") && retrying.contains("tried again"), "\(retrying)")
         let failing = try Self.json(status)
         #expect(failing["healthy"] as? Bool == false && failing["failingSince"] is String, "\(failing)")
         #expect((failing["lastError"] as? String)?.contains("No space left on device") == true)

@@ -66,14 +66,6 @@ final class ServeQueue: @unchecked Sendable {
         lock.withLock { (items.count, items.values.filter { $0.attempts > 0 && $0.notBefore > now }.count) }
     }
 
-    /// The earliest time a waiting item becomes due, if any waits.
-    func nextDue() -> Double? {
-        lock.withLock { items.values.filter { !busy.contains($0.group) }.map(\.notBefore).min() }
-    }
-
-    /// Wakes the workers (an item's backoff ended).
-    func wake() { lock.withLock { lock.broadcast() } }
-
     /// The items still held, in the order they were claimed.
     func remaining() -> [Item] {
         lock.withLock { items.values.sorted { $0.order < $1.order } }

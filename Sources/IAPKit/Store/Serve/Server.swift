@@ -95,13 +95,12 @@ package final class Server: @unchecked Sendable {
         while true {
             let now = MonotonicClock.seconds()
             var wait = options.rescanSeconds - (now - lastScan)
-            if !held.isEmpty { wait = min(wait, options.settleSeconds - (now - lastHeld)) }
-            if let due = queue.nextDue(), due < .infinity { wait = min(wait, due - now) }
+            let heldInterval = max(options.settleSeconds, 0.1)
+            if !held.isEmpty { wait = min(wait, heldInterval - (now - lastHeld)) }
             wait = min(wait, aliveInterval ?? 5, 5)
             let ready = waitReadable(
                 [watch.descriptor, stop.descriptor], milliseconds: Int32(max(0, min(wait, 60)) * 1000) + 1)
             if stop.takeRequest() { break }
-            queue.wake()  // a backoff may have ended
             if ready.contains(watch.descriptor) {
                 let batch = try watch.read()
                 for name in batch.names { consider(name) }
@@ -111,7 +110,7 @@ package final class Server: @unchecked Sendable {
                 }
             }
             let after = MonotonicClock.seconds()
-            if after - lastHeld >= options.settleSeconds, !held.isEmpty {
+            if after - lastHeld >= heldInterval, !held.isEmpty {
                 for name in held.sorted() { consider(name) }
                 lastHeld = after
             }

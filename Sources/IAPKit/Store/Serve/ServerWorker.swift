@@ -51,7 +51,7 @@ extension Server {
             }
         }
         if let transient {
-            retry(item, because: transient.replacingPath(path, with: incoming.folder.child(name)), validation, started)
+            retry(item, because: transient, validation, started)  // it is in .processing/: the path says so
             return
         }
         let accepted = report != nil

@@ -39,6 +39,34 @@ import Testing
         #expect(try ServeCheck.manifestProblems(root + "/com.example.slow/1.0") == [])
     }
 
+    /// A writer that closes the file and opens it again to append (as `>>` in a shell does): the
+    /// file is taken only once it has been unchanged for --settle-seconds after the last close.
+    @Test func aWriterThatClosesAndReopensIsWaitedFor() throws {
+        let scratch = ScratchFolder()
+        let incoming = scratch.at("incoming")
+        let root = scratch.at("srv")
+        try FileManager.default.createDirectory(atPath: incoming, withIntermediateDirectories: true)
+        let pkg = try ServeCheck.package(
+            scratch, product: "com.example.append", version: "1.0", name: "append",
+            files: ["Contents/big.txt": String(repeating: "appended ", count: 50_000)])
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: pkg))
+        let serve = try ServeProcess(scratch, incoming: incoming, root: root)
+        #expect(ServeCheck.wait(seconds: 10) { serve.stderr.contains("watching") })
+        let path = incoming + "/append.pkg"
+        for part in 0..<4 {
+            if part == 0 { _ = FileManager.default.createFile(atPath: path, contents: nil) }
+            let writer = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+            try writer.seekToEnd()
+            writer.write(bytes[(part * bytes.count / 4)..<((part + 1) * bytes.count / 4)])
+            try writer.close()
+            Thread.sleep(forTimeInterval: 0.2)  // closed, under --settle-seconds (0.5)
+        }
+        #expect(ServeCheck.wait(seconds: 10) { serve.events.count == 1 }, "\(serve.stderr)")
+        #expect(serve.stop() == 0)
+        #expect(ServeCheck.events(serve, "accepted").count == 1, "\(serve.stdout)")
+        #expect(try ServeCheck.manifestProblems(root + "/com.example.append/1.0") == [])
+    }
+
     @Test func oddEntriesAreRefusedUnfollowedAndSaidOnce() throws {
         let scratch = ScratchFolder()
         let incoming = scratch.at("incoming")

@@ -10,8 +10,9 @@ struct ServeCommand: IAPSubcommand {
         commandName: "serve",
         abstract: "Watch a folder and install each complete package dropped into it, exactly once.",
         discussion: """
-            A *.pkg file is taken once no process holds it open for writing (a read lease; rename \
-            it in, or write it in place and close it), claimed by a rename into DIR/.processing/, \
+            A *.pkg file is taken once no process holds it open for writing (a read lease): at once \
+            when renamed in, --settle-seconds after its last change when written in place. It is \
+            claimed by a rename into DIR/.processing/, \
             validated and installed as 'unpack' does (one product's versions lowest first, one at a \
             time), then moved to DIR/accepted/ or DIR/rejected/ with NAME.report.json (the \
             'validate --json' document) beside it. A full disk, a read-only ROOT or an I/O error is \
@@ -72,7 +73,7 @@ struct ServeCommand: IAPSubcommand {
 
     @Option(
         help:
-            "Seconds between looks at a file still open for writing (without leases: how long unchanged before taken).")
+            "A file written in place (not renamed in) is taken once closed and unchanged this many seconds.")
     var settleSeconds: Double = 2
 
     @Option(help: "Versions of one product arriving within this many seconds of each other are installed lowest first.")

@@ -12,9 +12,8 @@ package struct ServeOptions: Sendable {
     package var jobs: Int
     /// Seconds between scans of the folder (the safety net for missed events).
     package var rescanSeconds: Double
-    /// How often a file whose writer still holds it open is looked at again; where no read lease
-    /// can be taken (no `CAP_LEASE`, a file system without leases), a file is taken once unchanged
-    /// this long.
+    /// A file not renamed in is taken once unchanged this long (and no writer holds it open), and
+    /// a file still open for writing is looked at again this often.
     package var settleSeconds: Double
     /// A product's packages wait until none of it arrived for this long, so that versions
     /// dropped together in any order are installed lowest first.

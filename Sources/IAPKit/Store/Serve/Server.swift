@@ -103,7 +103,7 @@ package final class Server: @unchecked Sendable {
             if stop.takeRequest() { break }
             if ready.contains(watch.descriptor) {
                 let batch = try watch.read()
-                for name in batch.names { consider(name) }
+                for name in Set(batch.names).sorted() { consider(name, renamedIn: batch.renamedIn.contains(name)) }
                 if batch.overflowed {
                     scan()
                     lastScan = MonotonicClock.seconds()

@@ -21,8 +21,9 @@ extension Server {
     }
 
     /// Takes `name` if it is a complete package: a regular `*.pkg` file that no process holds open
-    /// for writing (or, where no lease can be taken, unchanged for `settleSeconds`).
-    func consider(_ name: String) {
+    /// for writing and, unless it was just renamed in, unchanged for `settleSeconds` (a writer that
+    /// closes and opens it again between two writes is not there for the lease to see).
+    func consider(_ name: String, renamedIn: Bool = false) {
         defer { countHeld() }
         guard IncomingFolder.looksLikePackage(name), let status = incoming.folder.status(name) else {
             held.remove(name)
@@ -54,12 +55,13 @@ extension Server {
             return
         case .unknown(let code):
             noteNoLease(code)
-            if status.age < options.settleSeconds {
-                held.insert(name)
-                return
-            }
         case .none:
             break
+        }
+        // Not renamed in: settled too (an mtime from the future, a skewed clock, counts as settled).
+        if !renamedIn, status.age >= 0, status.age < options.settleSeconds {
+            held.insert(name)
+            return
         }
         claim(name)
     }

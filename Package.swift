@@ -66,22 +66,28 @@ let package = Package(
             dependencies: ["IAPKit", "IAPRules", "XarKit", "BomKit", "PayloadKit", "XMLKit", "IAPCore"]),
         .executableTarget(name: "iapkg-fuzz", dependencies: ["FuzzTargets", "IAPCore"], exclude: ["README.md"]),
 
+        // What the test targets share: running the built binary, scratch folders, fixture builders.
+        .target(name: "IAPTestSupport", path: "Tests/IAPTestSupport"),
         .testTarget(name: "IAPRulesTests", dependencies: ["IAPRules"]),
         .testTarget(name: "IAPCoreTests", dependencies: ["IAPCore"]),
         .testTarget(name: "XMLKitTests", dependencies: ["XMLKit"]),
-        .testTarget(name: "XarKitTests", dependencies: ["XarKit", "IAPRules", "IAPCore"]),
+        .testTarget(name: "XarKitTests", dependencies: ["XarKit", "IAPRules", "IAPCore", "IAPTestSupport"]),
         .testTarget(name: "BomKitTests", dependencies: ["BomKit", "IAPCore"]),
         .testTarget(name: "PayloadKitTests", dependencies: ["PayloadKit", "IAPCore"]),
         .testTarget(
             name: "IAPKitTests",
-            dependencies: ["IAPKit", "IAPRules", "XarKit", "BomKit", "PayloadKit", "XMLKit", "IAPCore"]),
-        .testTarget(name: "IAPKitCLITests", dependencies: ["IAPKitCLI", "IAPKit", "IAPRules", "IAPCore"]),
+            dependencies: [
+                "IAPKit", "IAPRules", "XarKit", "BomKit", "PayloadKit", "XMLKit", "IAPCore", "IAPTestSupport",
+            ]),
+        .testTarget(
+            name: "IAPKitCLITests", dependencies: ["IAPKitCLI", "IAPKit", "IAPRules", "IAPCore", "IAPTestSupport"]),
         .testTarget(
             name: "FuzzTargetsTests",
             dependencies: ["FuzzTargets", "IAPKit", "IAPRules", "XarKit", "BomKit", "PayloadKit", "IAPCore"],
             exclude: ["Corpus", "Dictionaries", "Regressions"]),
         .testTarget(
-            name: "EndToEndTests", dependencies: ["IAPKit", "IAPRules", "XarKit", "BomKit", "IAPCore"],
+            name: "EndToEndTests",
+            dependencies: ["IAPKit", "IAPRules", "XarKit", "BomKit", "IAPCore", "IAPTestSupport"],
             exclude: ["Fixtures"]),
     ]
 )

@@ -1,22 +1,17 @@
 import Foundation
 import IAPKit
+import IAPTestSupport
 import Testing
 
-/// IAPKit's face as a client sees it, with nothing but `import IAPKit`: reports speak IAPKit's own
+/// IAPKit's face as a client sees it, with nothing of the library but `import IAPKit`: reports speak IAPKit's own
 /// types (PackageShape, EntryKind, SignatureCheck), findings and rules come re-exported, and trust
 /// anchors are given as PEM bytes.
 @Suite struct PublicFaceTests {
-    static let example = GettingStartedTests.packageRoot.appendingPathComponent("Examples/level-pack").path
-
-    func scratch() throws -> String {
-        let path = NSTemporaryDirectory() + "iapkg-face-\(UInt32.random(in: 0...UInt32.max))"
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
+    static let example = Harness.packageRoot.appendingPathComponent("Examples/level-pack").path
 
     @Test func inspectSpeaksIAPKitsTypes() throws {
-        let folder = try scratch()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let scratch = ScratchFolder()
+        let folder = scratch.path
         for layout in [PackageLayout.product, .tree] {
             let package = folder + "/\(layout).pkg"
             _ = try PackageBuilder.build(folder: Self.example, options: BuildOptions(layout: layout, output: package))
@@ -29,8 +24,8 @@ import Testing
     }
 
     @Test func trustAnchorsAreGivenAsPEMAndAskForASignature() throws {
-        let folder = try scratch()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let scratch = ScratchFolder()
+        let folder = scratch.path
         var options = ValidationOptions()
         #expect(throws: IAPKitError.self) { try options.addTrustAnchors(pem: Array("not a certificate".utf8)) }
 

@@ -17,6 +17,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // `swift package generate-documentation --target IAPKit` (the DocC catalogue in Sources/IAPKit/IAPKit.docc).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // `serve --metrics-file`: the Prometheus text format (no web stack; swift-metrics and swift-atomics only).
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // C libraries, found through pkg-config; only the wrapper modules import them.
@@ -57,6 +59,7 @@ let package = Package(
             dependencies: [
                 "IAPKit", "IAPRules", "XMLKit", "XarKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ], exclude: ["Schemas"]),
         .executableTarget(name: "iapkg", dependencies: ["IAPCore", "IAPKitCLI"]),
         // libFuzzer targets, one per parser of untrusted bytes (`.ci/fuzz` builds them with

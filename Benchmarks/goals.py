@@ -114,6 +114,18 @@ def speed_lines(works, corpora, results, extras, table):
     out += table(["work", "corpus", "iapkg / floor", "<= %gx" % FLOOR_GOAL, "speed-up (peer/iapkg)",
                   ">= %gx" % PLAIN_GOAL, "speed-up (peer flushed/iapkg)", ">= %gx" % FLUSHED_GOAL],
                  speed_rows(works, corpora, results, extras))
+    if "unpack" in works and "validate" in works:
+        rows = []
+        for name in corpora:
+            mine = results[name]["unpack"][0]
+            floors = [extras.get(name, {}).get(work, (None, None))[0] for work in ("validate", "unpack")]
+            if mine.usable and all(f is not None and f.usable for f in floors):
+                both = sum(statistics.median(f.seconds) for f in floors)
+                rows.append([name, "%.3f" % both, "%.2fx" % (statistics.median(mine.seconds) / both)])
+        if rows:
+            out += ["", "unpack validates the whole package before writing: its time against the validate floor "
+                    "plus the unpack floor (for reading; the goal is against the unpack floor):", ""]
+            out += table(["corpus", "validate + unpack floors median s", "iapkg unpack / both floors"], rows)
     if "inspect" in works and INSPECT_GOAL_CORPUS in corpora and results[INSPECT_GOAL_CORPUS]["inspect"][0].usable:
         median = statistics.median(results[INSPECT_GOAL_CORPUS]["inspect"][0].seconds)
         out += ["", "Inspect of %s: median %.1f ms (goal under %.0f ms at scale 1): %s" % (

@@ -11,10 +11,14 @@ struct RulesCommand: ParsableCommand {
             only with --strict), family and a one-line summary. With an ID, the rule's summary, why it exists \
             and what to do when a package breaks it. Every finding of 'iapkg validate' names one of these ids.
 
+            --markdown writes the table README's "The rules" section shows: a row per family, its errors \
+            and its warnings.
+
             Examples:
               iapkg rules
               iapkg rules link-escape
               iapkg rules --json
+              iapkg rules --markdown
             """)
 
     @Argument(help: "The id of the rule to explain, e.g. xar-toc-checksum-mismatch.")
@@ -22,11 +26,17 @@ struct RulesCommand: ParsableCommand {
 
     @OptionGroup var outputOptions: OutputOptions
 
+    @Flag(help: "Write the rule table README shows, in Markdown.")
+    var markdown = false
+
     func validate() throws {
         if let id, Rule.named(id) == nil {
             var message = "unknown rule '\(id)'"
             if let near = RuleSuggestion.nearest(to: id) { message += "; did you mean '\(near.id)'?" }
             throw ValidationError(message + " ('iapkg rules' lists every rule)")
+        }
+        if markdown && (outputOptions.json || id != nil) {
+            throw ValidationError("--markdown writes the whole table: give it alone, without an id or --json")
         }
     }
 
@@ -38,6 +48,7 @@ struct RulesCommand: ParsableCommand {
         let rules = id.flatMap(Rule.named).map { [$0] } ?? Rule.all
         let console = Console.current
         if outputOptions.json { return console.out(try JSONOutput.encode(RulesDocument(rules: rules))) }
+        if markdown { return console.out(String(RuleTable.markdown(rules).dropLast())) }
         if let rule = rules.first, id != nil {
             console.out("\(rule.id) (\(rule.severity.rawValue), \(rule.family.rawValue))")
             console.out(rule.summary)

@@ -98,7 +98,7 @@ enum ServeReport {
         var unreadable: [(path: String, message: String)] = []
         if var report = input.validation {
             if let failure = input.failure {
-                let rule: Rule = input.unreadable ? .unpackFailed : .unpackRefused
+                let rule: Rule = input.unreadable ? Rule.unpackFailed : Rule.unpackRefused
                 report.findings.append(rule.finding(nil, failure))
                 report.errors += 1
                 report.valid = false

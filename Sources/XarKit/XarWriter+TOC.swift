@@ -156,7 +156,7 @@ private struct TOCText {
         length += UInt64(text.utf8.count)
         guard length <= limit else {
             throw XarError(
-                rule: .xarTocTooLarge,
+                rule: Rule.xarTocTooLarge,
                 "the table of contents grows past \(limit) bytes, more than readers accept",
                 advice: "a bare tree package holds about 100,000 entries at most; build the product layout "
                     + "(the default), whose Payload holds any number, or split the content")

@@ -30,7 +30,7 @@ enum ProductPackageChecker {
                         ))
                 }
             } catch {
-                content.findings.append(finding(error, rule: .shapeDistribution, entry: "Distribution"))
+                content.findings.append(finding(error, rule: Rule.shapeDistribution, entry: "Distribution"))
             }
         }
         if let packageInfo = parts.packageInfo {
@@ -45,7 +45,7 @@ enum ProductPackageChecker {
                         ))
                 }
             } catch {
-                content.findings.append(finding(error, rule: .shapePackageinfo, entry: packageInfo.path))
+                content.findings.append(finding(error, rule: Rule.shapePackageinfo, entry: packageInfo.path))
             }
         }
         var bom: BomIndex?
@@ -53,7 +53,7 @@ enum ProductPackageChecker {
             do {
                 bom = BomIndex(try BomReader.read(try archive.readAll(bomFile, maxBytes: Limits.bomBytes)))
             } catch {
-                content.findings.append(finding(error, rule: .shapeBom, entry: bomFile.path))
+                content.findings.append(finding(error, rule: Rule.shapeBom, entry: bomFile.path))
             }
         }
         if parts.payload?.data == nil { content.incomplete = true }

@@ -22,7 +22,8 @@ struct RequestLog<Context: RequestContext>: RouterMiddleware {
             response = try await next(request, context)
         } catch let error as any HTTPResponseError {
             Self.write(
-                request: request, status: error.status.code, code: "http-error", product: nil, uri: uri, since: start)
+                request: request, status: error.status.code, code: "http-\(error.status.code)", product: nil, uri: uri,
+                since: start)
             throw error
         } catch {
             Self.write(request: request, status: 500, code: "internal-error", product: nil, uri: uri, since: start)

@@ -20,7 +20,7 @@ public struct TrustAnchors: Sendable {
         self.certificates = certificates
     }
 
-    /// Anchors from the text of PEM files (each may hold several `CERTIFICATE` blocks).
+    /// Anchors from the text of PEM files, each holding one or more `CERTIFICATE` blocks.
     public init(pem texts: [String]) throws(TrustAnchorError) {
         var certificates: [Certificate] = []
         for text in texts {
@@ -28,9 +28,11 @@ public struct TrustAnchors: Sendable {
             do {
                 documents = try PEMDocument.parseMultiple(pemString: text)
             } catch {
-                throw TrustAnchorError("the file holds no PEM certificate")
+                throw TrustAnchorError("a file holds no PEM certificate")
             }
-            for document in documents where document.discriminator == "CERTIFICATE" {
+            let blocks = documents.filter { $0.discriminator == "CERTIFICATE" }
+            guard !blocks.isEmpty else { throw TrustAnchorError("a file holds no PEM certificate") }
+            for document in blocks {
                 do {
                     certificates.append(try Certificate(pemDocument: document))
                 } catch {
@@ -38,7 +40,6 @@ public struct TrustAnchors: Sendable {
                 }
             }
         }
-        guard !certificates.isEmpty else { throw TrustAnchorError("the file holds no PEM certificate") }
         try self.init(certificates)
     }
 

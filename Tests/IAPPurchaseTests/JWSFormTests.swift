@@ -66,6 +66,7 @@ import Testing
         #expect(anchors.certificates == [pki.root])
         #expect(throws: TrustAnchorError.self) { try TrustAnchors(pem: ["hello"]) }
         #expect(throws: TrustAnchorError.self) { try TrustAnchors(pem: [""]) }
+        #expect(throws: TrustAnchorError.self) { try TrustAnchors(pem: [pem, "not a certificate"]) }
         #expect(throws: TrustAnchorError.self) { try TrustAnchors([]) }
     }
 }

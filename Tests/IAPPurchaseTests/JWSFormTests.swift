@@ -47,6 +47,24 @@ import Testing
         }
     }
 
+    @Test func hostileJSONIsRefusedNotTrusted() async throws {
+        let pki = try TestPKI()
+        let parts = try pki.jws().split(separator: ".").map(String.init)
+        let deep = String(repeating: "[", count: 5000) + String(repeating: "]", count: 5000)
+        let cases: [(PurchaseRefusal.Reason, String)] = [
+            (
+                .jwsHeader,
+                Base64URL.encode(Array(#"{"alg":"ES256","x5c":\#(deep)}"#.utf8)) + "." + parts[1] + "." + parts[2]
+            ),
+            (.jwsPayload, parts[0] + "." + Base64URL.encode(Array(#"{"bundleId":\#(deep)}"#.utf8)) + "." + parts[2]),
+            (.jwsPayload, parts[0] + "." + Base64URL.encode([0x7B, 0xFF, 0xFE, 0x7D]) + "." + parts[2]),
+            (.jwsHeader, Base64URL.encode([0x7B, 0x22, 0xC3, 0x28, 0x22, 0x7D]) + "." + parts[1] + "." + parts[2]),
+        ]
+        for (reason, jws) in cases {
+            #expect(try await refusal(jws) == reason, "\(reason)")
+        }
+    }
+
     @Test func base64URLIsCanonical() {
         #expect(Base64URL.decode("QQ") == [0x41])
         #expect(Base64URL.decode("QR") == nil)

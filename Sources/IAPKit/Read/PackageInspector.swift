@@ -74,8 +74,11 @@ public enum PackageInspector {
         } catch let error as BomError {
             notes.append(error.rule.finding(parts.bom?.path, offset: nil, "the Bom cannot be read: \(error)"))
         } catch let error as PayloadError {
+            let offset = parts.payload.flatMap {
+                ProductPackageChecker.packageOffset(of: error, in: $0, archive: archive)
+            }
             notes.append(
-                error.rule.finding(parts.payload?.path, offset: nil, "the Payload cannot be read: \(error)"))
+                error.rule.finding(parts.payload?.path, offset: offset, "the Payload cannot be read: \(error)"))
         } catch {
             notes.append(Rule.xarData.finding(nil, offset: nil, "\(error)"))
         }
@@ -92,7 +95,7 @@ public enum PackageInspector {
                     "the package has no ContentInfo.plist"))
         }
         report.notes = notes
-        report.signatures = signatures
+        report.signatures = signatures?.map(SignatureCheck.init)
         return report
     }
 
@@ -208,22 +211,5 @@ public enum PackageInspector {
             path: path, type: ContentEntry.Kind(entry.type),
             size: entry.data?.size ?? 0, mode: modes.text((entry.mode ?? 0) & 0o7777),
             linkTarget: entry.linkTarget)
-    }
-}
-
-extension ContentEntry.Kind {
-    /// The kind for a xar TOC type.
-    init(_ type: XarFileType) {
-        switch type {
-        case .file: self = .file
-        case .directory: self = .directory
-        case .symlink: self = .symlink
-        case .hardlink: self = .hardlink
-        case .fifo: self = .fifo
-        case .characterSpecial: self = .characterDevice
-        case .blockSpecial: self = .blockDevice
-        case .socket: self = .socket
-        case .other(let name): self = .unknown(name)
-        }
     }
 }

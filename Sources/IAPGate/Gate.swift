@@ -8,23 +8,23 @@ import IAPPurchase
 
 /// The gate's decisions, free of HTTP: `authorize` turns a signed transaction into a download
 /// token, `check` says whether a token opens the file a URI names.
-public struct Gate: Sendable {
+package struct Gate: Sendable {
     /// The largest request body accepted by `POST /v1/authorize`.
-    public static let maxBodySize = 64 * 1024
+    package static let maxBodySize = 64 * 1024
 
     /// Verifies transactions.
-    public let verifier: TransactionVerifier
+    package let verifier: TransactionVerifier
     /// Issues and checks tokens.
-    public let tokens: DownloadTokens
+    package let tokens: DownloadTokens
     /// The products served.
-    public let products: PublishedProducts
+    package let products: PublishedProducts
     /// How long a token opens its product, in seconds.
-    public let tokenTTL: Int
+    package let tokenTTL: Int
     /// The URI path under which nginx serves ROOT (starts and ends with `/`).
-    public let uriPrefix: String
+    package let uriPrefix: String
 
     /// A gate deciding with `verifier` and `tokens` over `products`.
-    public init(
+    package init(
         verifier: TransactionVerifier, tokens: DownloadTokens, products: PublishedProducts, tokenTTL: Int,
         uriPrefix: String
     ) {
@@ -41,7 +41,7 @@ public struct Gate: Sendable {
     }
 
     /// `POST /v1/authorize`: the product, its current version and a token, or why not.
-    public func authorize(body: [UInt8], now: Date = Date()) async -> GateAnswer {
+    package func authorize(body: [UInt8], now: Date = Date()) async -> GateAnswer {
         guard body.count <= Self.maxBodySize else {
             return .refusal(413, "request-too-large", "the request body is over \(Self.maxBodySize) bytes")
         }
@@ -79,7 +79,7 @@ public struct Gate: Sendable {
 
     /// `GET /v1/check` (nginx's `auth_request`): 204 when the bearer token opens the product that
     /// `originalURI` names, 401 when there is no usable token, 403 when it is not for that file.
-    public func check(originalURI: String?, authorization: [String], now: Date = Date()) -> GateAnswer {
+    package func check(originalURI: String?, authorization: [String], now: Date = Date()) -> GateAnswer {
         guard let uri = originalURI, !uri.isEmpty else {
             return .refusal(
                 403, "uri-missing", "no X-Original-URI header (proxy_set_header X-Original-URI $request_uri;)")

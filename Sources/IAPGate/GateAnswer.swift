@@ -1,14 +1,14 @@
 /// What the gate answers one request: a status, a stable code (also logged), the product when one
 /// is known, and a JSON body.
-public struct GateAnswer: Sendable, Equatable {
+package struct GateAnswer: Sendable, Equatable {
     /// The HTTP status.
-    public let status: Int
+    package let status: Int
     /// `ok` or the reason code of the refusal.
-    public let code: String
+    package let code: String
     /// The product the request was about, when known.
-    public let product: String?
+    package let product: String?
     /// The JSON body (sorted keys, one line).
-    public let body: [UInt8]
+    package let body: [UInt8]
 
     /// An answer with `status`, `code`, `product` and `body`.
     init(status: Int, code: String, product: String? = nil, body: [UInt8]) {

@@ -5,8 +5,8 @@ import IAPPurchase
 /// `iapkg-gate` (run as `iapkg gate`): the HTTP service that sells nothing and gives nothing away —
 /// it turns a verified StoreKit 2 purchase into a short-lived download token, and answers nginx's
 /// `auth_request` for every file under ROOT/<product>/.
-public struct GateCommand: AsyncParsableCommand {
-    public static let configuration = CommandConfiguration(
+package struct GateCommand: AsyncParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "iapkg-gate",
         abstract: "Serve content only to buyers: verify StoreKit 2 purchases, issue download tokens, answer nginx.",
         discussion: """
@@ -54,9 +54,9 @@ public struct GateCommand: AsyncParsableCommand {
     @Option(name: .customLong("uri-prefix"), help: "The URI path under which nginx serves ROOT.")
     var uriPrefix: String = "/"
 
-    public init() {}
+    package init() {}
 
-    public func validate() throws {
+    package func validate() throws {
         guard !trustAnchors.isEmpty else { throw ValidationError("give at least one --trust-anchor PEM file") }
         guard StoreEnvironment(rawValue: environment) != nil else {
             throw ValidationError("--environment is Production or Sandbox, not '\(environment)'")
@@ -75,7 +75,7 @@ public struct GateCommand: AsyncParsableCommand {
         }
     }
 
-    public func run() async throws {
+    package func run() async throws {
         let anchors = try GateSetup.anchors(trustAnchors)
         let tokens = try GateSetup.tokens(keyFile)
         let verifier = TransactionVerifier(

@@ -13,28 +13,28 @@ import NIOCore
 /// `GET /v1/health`; one JSON log line per request on stdout; request bodies bounded in size and
 /// time, idle connections closed; SIGTERM or SIGINT stops taking connections, lets the requests in
 /// hand finish, and returns.
-public struct GateServer: Sendable {
+package struct GateServer: Sendable {
     /// How long a request body may take to arrive.
-    public static let bodyTimeout = Duration.seconds(10)
+    package static let bodyTimeout = Duration.seconds(10)
     /// How long a connection may stay idle.
-    public static let idleTimeout = TimeAmount.seconds(30)
+    package static let idleTimeout = TimeAmount.seconds(30)
 
     /// The decisions.
-    public let gate: Gate
+    package let gate: Gate
     /// The address to listen on.
-    public let host: String
+    package let host: String
     /// The port (0: any free port, printed once listening).
-    public let port: Int
+    package let port: Int
 
     /// A server for `gate` on `host:port`.
-    public init(gate: Gate, host: String, port: Int) {
+    package init(gate: Gate, host: String, port: Int) {
         self.gate = gate
         self.host = host
         self.port = port
     }
 
     /// Serves until SIGTERM or SIGINT; `onListening` gets the bound port.
-    public func run(onListening: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
+    package func run(onListening: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
         let router = Router()
         router.add(middleware: RequestLog())
         let gate = self.gate

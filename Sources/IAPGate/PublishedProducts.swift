@@ -10,28 +10,28 @@ import IAPKit
 /// The products published under ROOT, read from each `ROOT/<product>/current.json` as `iapkg
 /// unpack`, `activate` and `serve` write it: a product is published when that file names its
 /// current version.
-public struct PublishedProducts: Sendable {
+package struct PublishedProducts: Sendable {
     /// What `current.json` says.
-    public struct Current: Sendable, Equatable, Decodable {
+    package struct Current: Sendable, Equatable, Decodable {
         /// The product.
-        public let productIdentifier: String
+        package let productIdentifier: String
         /// Its current version (a folder under the product).
-        public let version: String
+        package let version: String
         /// The SHA-256 of that version's `manifest.json`.
-        public let manifestSHA256: String
+        package let manifestSHA256: String
     }
 
     /// The largest `current.json` read.
     static let maxPointerSize = 64 * 1024
 
     /// The version store's root folder.
-    public let root: String
+    package let root: String
 
     /// The products under `root`.
-    public init(root: String) { self.root = root }
+    package init(root: String) { self.root = root }
 
     /// The current version of `product`, or nil when it is not a valid identifier or not published.
-    public func current(of product: String) -> Current? {
+    package func current(of product: String) -> Current? {
         guard ProductIdentifier.isValid(product) else { return nil }
         let path = root + "/" + product + "/" + DeliveryManifest.pointerName
         guard let file = try? FileDescriptor.openForReading(path), let size = try? file.size(),

@@ -25,6 +25,10 @@ struct TestPKI {
         var leafValidity = TestPKI.start...TestPKI.end
         /// Make the intermediate not a CA (basic constraints).
         var intermediateIsCA = true
+        /// Give the root a P-256 key instead of P-384.
+        var rootP256 = false
+        /// The intermediate's validity.
+        var intermediateValidity = TestPKI.start...TestPKI.end
     }
 
     /// The start of every validity period: 2020-01-01.
@@ -34,7 +38,7 @@ struct TestPKI {
     /// A signing date inside them: 2026-11-25.
     static let signedDate = Date(timeIntervalSince1970: 1_795_564_800)
 
-    let rootKey = P384.Signing.PrivateKey()
+    let rootKey: Certificate.PrivateKey
     let root: Certificate
     let intermediateKey: Certificate.PrivateKey
     let intermediate: Certificate
@@ -46,20 +50,22 @@ struct TestPKI {
     /// A chain made with `options`; `rootName` tells roots of different tests apart.
     init(_ options: Options = Options(), rootName: String = "Test Root CA - G3") throws {
         let rootSubject = try DistinguishedName { CommonName(rootName) }
+        rootKey = options.rootP256 ? .init(P256.Signing.PrivateKey()) : .init(P384.Signing.PrivateKey())
         root = try Certificate(
-            version: .v3, serialNumber: .init(), publicKey: .init(rootKey.publicKey),
+            version: .v3, serialNumber: .init(), publicKey: rootKey.publicKey,
             notValidBefore: Self.start, notValidAfter: Self.end, issuer: rootSubject, subject: rootSubject,
             signatureAlgorithm: .ecdsaWithSHA384,
             extensions: try Certificate.Extensions {
                 Critical(BasicConstraints.isCertificateAuthority(maxPathLength: nil))
                 Critical(KeyUsage(keyCertSign: true, cRLSign: true))
-            }, issuerPrivateKey: .init(rootKey))
+            }, issuerPrivateKey: rootKey)
         let intermediateSubject = try DistinguishedName { CommonName("Test Worldwide Developer Relations G6") }
         intermediateKey =
             options.intermediateP256 ? .init(P256.Signing.PrivateKey()) : .init(P384.Signing.PrivateKey())
         intermediate = try Certificate(
             version: .v3, serialNumber: .init(), publicKey: intermediateKey.publicKey,
-            notValidBefore: Self.start, notValidAfter: Self.end, issuer: rootSubject, subject: intermediateSubject,
+            notValidBefore: options.intermediateValidity.lowerBound,
+            notValidAfter: options.intermediateValidity.upperBound, issuer: rootSubject, subject: intermediateSubject,
             signatureAlgorithm: .ecdsaWithSHA384,
             extensions: try Certificate.Extensions {
                 if options.intermediateIsCA {
@@ -72,7 +78,7 @@ struct TestPKI {
                     Certificate.Extension(
                         oid: AppleChainPolicy.intermediateMarker, critical: false, value: [0x05, 0x00])
                 }
-            }, issuerPrivateKey: .init(rootKey))
+            }, issuerPrivateKey: rootKey)
         let p256 = options.leafP384 ? nil : P256.Signing.PrivateKey()
         leafP256 = p256
         leafKey = p256.map { .init($0) } ?? .init(P384.Signing.PrivateKey())

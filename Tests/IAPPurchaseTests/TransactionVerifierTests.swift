@@ -98,7 +98,12 @@ import Testing
             (.intermediateMarkerMissing, TestPKI.Options(intermediateMarker: false)),
             (.certificateKeyType, TestPKI.Options(leafP384: true)),
             (.certificateKeyType, TestPKI.Options(intermediateP256: true)),
+            (.certificateKeyType, TestPKI.Options(rootP256: true)),
             (.certificateSignatureAlgorithm, TestPKI.Options(leafSHA256: true)),
+            (
+                .certificateNotValidAtSignedDate,
+                TestPKI.Options(intermediateValidity: TestPKI.start...Date(timeIntervalSince1970: 1_700_000_000))
+            ),
             (
                 .certificateNotValidAtSignedDate,
                 TestPKI.Options(leafValidity: TestPKI.start...Date(timeIntervalSince1970: 1_700_000_000))

@@ -97,10 +97,20 @@ let package = Package(
             ]),
         .testTarget(
             name: "IAPKitCLITests", dependencies: ["IAPKitCLI", "IAPKit", "IAPRules", "IAPCore", "IAPTestSupport"]),
+        // A root, intermediate and leaf shaped as Apple's StoreKit chain, made in-process, and signed
+        // transactions made with them: for the verifier's tests and the gate's.
+        .target(
+            name: "IAPPurchaseTestSupport",
+            dependencies: [
+                "IAPPurchase",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ], path: "Tests/IAPPurchaseTestSupport"),
         .testTarget(
             name: "IAPPurchaseTests",
             dependencies: [
-                "IAPPurchase",
+                "IAPPurchase", "IAPPurchaseTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -144,7 +154,7 @@ if ProcessInfo.processInfo.environment["IAPKG_NO_WEB"] != "1" {
         .testTarget(
             name: "IAPGateTests",
             dependencies: [
-                "IAPGate", "IAPPurchase",
+                "IAPGate", "IAPPurchase", "IAPPurchaseTestSupport", "IAPTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),

@@ -1,25 +1,17 @@
 import Foundation
+import IAPPurchaseTestSupport
+import IAPTestSupport
 import Testing
 
 /// The built `iapkg gate` (iapkg running iapkg-gate beside it), as an operator starts it: it
 /// listens on the port it picked, answers over HTTP (curl), logs JSON lines, stops on SIGTERM with
 /// exit status 0, and refuses unusable arguments and files with exit status 64 or 2.
 @Suite struct GateProcessTests {
-    /// The folder holding the built iapkg and iapkg-gate (beside the test bundle).
-    static let binaries: String = {
-        var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for _ in 0..<3 {
-            if FileManager.default.isExecutableFile(atPath: dir.appendingPathComponent("iapkg-gate").path) {
-                return dir.path
-            }
-            dir.deleteLastPathComponent()
-        }
-        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent(".build/debug").path
-    }()
+    /// The built iapkg (iapkg-gate is beside it).
+    static let iapkg = Harness.binary
 
     /// A scratch folder with a store holding one product, a key and a trust anchor.
-    func setUp() throws -> String {
+    func setUp(_ pki: TestPKI? = nil) throws -> String {
         let folder = NSTemporaryDirectory() + "gate-process-" + UUID().uuidString
         let product = folder + "/srv/com.example.game.levels.pack1"
         try FileManager.default.createDirectory(atPath: product + "/1.0", withIntermediateDirectories: true)
@@ -29,7 +21,8 @@ import Testing
         ).write(to: URL(fileURLWithPath: product + "/current.json"))
         try Data(repeating: 9, count: 32).write(to: URL(fileURLWithPath: folder + "/gate.key"))
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: folder + "/gate.key")
-        try Data(GateTests.anchorPEM.utf8).write(to: URL(fileURLWithPath: folder + "/anchor.pem"))
+        let anchor = try pki.map { try $0.root.serializeAsPEM().pemString } ?? GateTests.anchorPEM
+        try Data(anchor.utf8).write(to: URL(fileURLWithPath: folder + "/anchor.pem"))
         try Data(repeating: 9, count: 8).write(to: URL(fileURLWithPath: folder + "/short.key"))
         return folder
     }
@@ -60,11 +53,16 @@ import Testing
         return (process.terminationStatus, text)
     }
 
-    /// curl's status line for `arguments`.
+    /// curl's status for `arguments`.
     func curl(_ arguments: [String]) throws -> String {
+        try curlOutput(["-o", "/dev/null", "-w", "%{http_code}"] + arguments)
+    }
+
+    /// What curl prints for `arguments`.
+    func curlOutput(_ arguments: [String]) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}"] + arguments
+        process.arguments = ["curl", "-s"] + arguments
         let out = Pipe()
         process.standardOutput = out
         try process.run()
@@ -74,10 +72,11 @@ import Testing
     }
 
     @Test func servesLogsAndStopsOnSIGTERM() throws {
-        let folder = try setUp()
+        let pki = try TestPKI()
+        let folder = try setUp(pki)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.binaries + "/iapkg")
+        process.executableURL = URL(fileURLWithPath: Self.iapkg)
         process.arguments = arguments(folder)
         let out = Pipe()
         let err = Pipe()
@@ -99,6 +98,15 @@ import Testing
         #expect(try curl(["-H", "X-Original-URI: /com.example.game.levels.pack1/1.0/a", base + "/v1/check"]) == "401")
         #expect(try curl(["--data-binary", "not json", base + "/v1/authorize"]) == "400")
         #expect(try curl([base + "/nothing"]) == "404")
+        // A purchase signed with a chain of the trusted root (made now, so signed now) earns a token.
+        let jws = try pki.jws(
+            payload: TestPKI.payload { $0["signedDate"] = Int64(Date().timeIntervalSince1970 * 1000) })
+        let body = try JSONSerialization.data(withJSONObject: ["signedTransaction": jws])
+        let answer = try curlOutput(["--data-binary", String(decoding: body, as: UTF8.self), base + "/v1/authorize"])
+        let json = try JSONSerialization.jsonObject(with: Data(answer.utf8)) as? [String: Any]
+        let token = try #require(json?["token"] as? String, "\(answer)")
+        let file = "X-Original-URI: /com.example.game.levels.pack1/1.0/manifest.json"
+        #expect(try curl(["-H", file, "-H", "Authorization: Bearer \(token)", base + "/v1/check"]) == "204")
         process.terminate()  // SIGTERM
         let log = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         let rest = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
@@ -108,14 +116,17 @@ import Testing
         let records = log.split(separator: "\n").compactMap {
             try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
         }
-        #expect(records.count == 4)
-        #expect(records.map { $0["code"] as? String } == ["ok", "token-missing", "request-malformed", "http-404"])
+        #expect(
+            records.map { $0["code"] as? String } == [
+                "ok", "token-missing", "request-malformed", "http-404", "ok", "ok",
+            ])
+        #expect(!log.contains(token) && !log.contains(jws.split(separator: ".")[2]))
     }
 
     @Test func unusableArgumentsAndFilesAreRefused() throws {
         let folder = try setUp()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let iapkg = Self.binaries + "/iapkg"
+        let iapkg = Self.iapkg
         let cases: [(Int32, [String], String)] = [
             (64, ["--environment", "Xcode"], "Production or Sandbox"),
             (64, ["--token-ttl", "864000"], "minutes, not days"),

@@ -1,5 +1,6 @@
 import Foundation
 import IAPPurchase
+import IAPPurchaseTestSupport
 import Testing
 
 @testable import IAPGate
@@ -11,14 +12,14 @@ import Testing
     let now = Date(timeIntervalSince1970: 1_795_564_800)
 
     /// A store holding `product` at version 1.0, and a gate over it.
-    func gate(_ folder: String) throws -> Gate {
+    func gate(_ folder: String, anchors: TrustAnchors? = nil) throws -> Gate {
         try FileManager.default.createDirectory(atPath: folder + "/\(product)/1.0", withIntermediateDirectories: true)
         try Data(
             #"{"manifestSHA256":"ab","productIdentifier":"com.example.game.levels.pack1","schemaVersion":1,"version":"1.0"}"#
                 .utf8
         ).write(to: URL(fileURLWithPath: folder + "/\(product)/current.json"))
         // Any certificate will do as an anchor for what is tested here: nothing reaches the chain.
-        let anchors = try TrustAnchors(pem: [GateTests.anchorPEM])
+        let anchors = try anchors ?? TrustAnchors(pem: [GateTests.anchorPEM])
         return Gate(
             verifier: TransactionVerifier(anchors: anchors, bundleId: "com.example.game", environment: .production),
             tokens: try DownloadTokens(key: Array(repeating: 3, count: 32)), products: PublishedProducts(root: folder),
@@ -49,6 +50,31 @@ import Testing
             let json = try JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any]
             #expect((json?["error"] as? [String: Any])?["code"] as? String == code)
         }
+    }
+
+    @Test func aVerifiedPurchaseEarnsATokenForItsProduct() async throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let pki = try TestPKI()
+        let gate = try gate(folder, anchors: try pki.anchors)
+        let body = try JSONSerialization.data(withJSONObject: ["signedTransaction": try pki.jws()])
+        let answer = await gate.authorize(body: Array(body), now: now)
+        #expect(answer.status == 200 && answer.code == "ok" && answer.product == product)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any])
+        #expect(json["productId"] as? String == product)
+        #expect(json["version"] as? String == "1.0")
+        #expect(json["path"] as? String == "/\(product)/1.0/")
+        #expect(json["manifestSHA256"] as? String == "ab")
+        #expect(json["expiresAt"] as? Int == Int(now.timeIntervalSince1970) + 600)
+        let token = try #require(json["token"] as? String)
+        let check = gate.check(
+            originalURI: "/\(product)/1.0/manifest.json", authorization: ["Bearer \(token)"], now: now)
+        #expect(check.status == 204)
+        // A purchase of a product that is not published earns nothing.
+        let other = try pki.jws(payload: TestPKI.payload(product: "com.example.game.levels.pack9"))
+        let refused = await gate.authorize(
+            body: Array(try JSONSerialization.data(withJSONObject: ["signedTransaction": other])), now: now)
+        #expect(refused.status == 403 && refused.code == "product-unknown")
     }
 
     @Test func checkAnswersWithStatusesNginxUnderstands() throws {

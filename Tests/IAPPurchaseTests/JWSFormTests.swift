@@ -1,4 +1,5 @@
 import Foundation
+import IAPPurchaseTestSupport
 import Testing
 
 @testable import IAPPurchase

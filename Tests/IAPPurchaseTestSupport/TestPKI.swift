@@ -1,54 +1,82 @@
 import Crypto
 import Foundation
+import IAPPurchase
 import SwiftASN1
 import X509
-
-@testable import IAPPurchase
 
 /// A root, an intermediate and a leaf made in the test, shaped as Apple's StoreKit chain (P-384
 /// root and intermediate signing with SHA-384, a P-256 leaf, Apple's marker extensions), each part
 /// changeable to make one thing wrong; and signed transactions made with them.
-struct TestPKI {
+package struct TestPKI {
     /// What to make wrong.
-    struct Options {
+    package struct Options {
         /// Leave the leaf's marker extension out.
-        var leafMarker = true
+        package var leafMarker = true
         /// Leave the intermediate's marker extension out.
-        var intermediateMarker = true
+        package var intermediateMarker = true
         /// Give the leaf a P-384 key instead of P-256.
-        var leafP384 = false
+        package var leafP384 = false
         /// Give the intermediate a P-256 key instead of P-384.
-        var intermediateP256 = false
+        package var intermediateP256 = false
         /// Sign the leaf with SHA-256 instead of SHA-384.
-        var leafSHA256 = false
+        package var leafSHA256 = false
         /// The leaf's validity.
-        var leafValidity = TestPKI.start...TestPKI.end
+        package var leafValidity = TestPKI.start...TestPKI.end
         /// Make the intermediate not a CA (basic constraints).
-        var intermediateIsCA = true
+        package var intermediateIsCA = true
         /// Give the root a P-256 key instead of P-384.
-        var rootP256 = false
+        package var rootP256 = false
         /// The intermediate's validity.
-        var intermediateValidity = TestPKI.start...TestPKI.end
+        package var intermediateValidity = TestPKI.start...TestPKI.end
+
+        /// Options with every part right but those given.
+        package init(
+            leafMarker: Bool = true, intermediateMarker: Bool = true, leafP384: Bool = false,
+            intermediateP256: Bool = false, leafSHA256: Bool = false,
+            leafValidity: ClosedRange<Date> = TestPKI.start...TestPKI.end, intermediateIsCA: Bool = true,
+            rootP256: Bool = false, intermediateValidity: ClosedRange<Date> = TestPKI.start...TestPKI.end
+        ) {
+            self.leafMarker = leafMarker
+            self.intermediateMarker = intermediateMarker
+            self.leafP384 = leafP384
+            self.intermediateP256 = intermediateP256
+            self.leafSHA256 = leafSHA256
+            self.leafValidity = leafValidity
+            self.intermediateIsCA = intermediateIsCA
+            self.rootP256 = rootP256
+            self.intermediateValidity = intermediateValidity
+        }
+    }
+
+    /// Apple's leaf marker extension.
+    package static let leafMarker: ASN1ObjectIdentifier = [1, 2, 840, 113_635, 100, 6, 11, 1]
+    /// Apple's intermediate marker extension.
+    package static let intermediateMarker: ASN1ObjectIdentifier = [1, 2, 840, 113_635, 100, 6, 2, 1]
+
+    /// Unpadded base64url of `bytes`.
+    package static func base64URL<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
+        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
     }
 
     /// The start of every validity period: 2020-01-01.
-    static let start = Date(timeIntervalSince1970: 1_577_836_800)
+    package static let start = Date(timeIntervalSince1970: 1_577_836_800)
     /// The end of every validity period: 2040-01-01.
-    static let end = Date(timeIntervalSince1970: 2_208_988_800)
+    package static let end = Date(timeIntervalSince1970: 2_208_988_800)
     /// A signing date inside them: 2026-11-25.
-    static let signedDate = Date(timeIntervalSince1970: 1_795_564_800)
+    package static let signedDate = Date(timeIntervalSince1970: 1_795_564_800)
 
-    let rootKey: Certificate.PrivateKey
-    let root: Certificate
-    let intermediateKey: Certificate.PrivateKey
-    let intermediate: Certificate
-    let leafKey: Certificate.PrivateKey
-    let leaf: Certificate
+    package let rootKey: Certificate.PrivateKey
+    package let root: Certificate
+    package let intermediateKey: Certificate.PrivateKey
+    package let intermediate: Certificate
+    package let leafKey: Certificate.PrivateKey
+    package let leaf: Certificate
     /// The leaf's key when it is P-256 (the JWS signer).
-    let leafP256: P256.Signing.PrivateKey?
+    package let leafP256: P256.Signing.PrivateKey?
 
     /// A chain made with `options`; `rootName` tells roots of different tests apart.
-    init(_ options: Options = Options(), rootName: String = "Test Root CA - G3") throws {
+    package init(_ options: Options = Options(), rootName: String = "Test Root CA - G3") throws {
         let rootSubject = try DistinguishedName { CommonName(rootName) }
         rootKey = options.rootP256 ? .init(P256.Signing.PrivateKey()) : .init(P384.Signing.PrivateKey())
         root = try Certificate(
@@ -76,7 +104,7 @@ struct TestPKI {
                 Critical(KeyUsage(keyCertSign: true, cRLSign: true))
                 if options.intermediateMarker {
                     Certificate.Extension(
-                        oid: AppleChainPolicy.intermediateMarker, critical: false, value: [0x05, 0x00])
+                        oid: TestPKI.intermediateMarker, critical: false, value: [0x05, 0x00])
                 }
             }, issuerPrivateKey: rootKey)
         let p256 = options.leafP384 ? nil : P256.Signing.PrivateKey()
@@ -91,23 +119,23 @@ struct TestPKI {
             extensions: try Certificate.Extensions {
                 Critical(BasicConstraints.notCertificateAuthority)
                 if options.leafMarker {
-                    Certificate.Extension(oid: AppleChainPolicy.leafMarker, critical: false, value: [0x05, 0x00])
+                    Certificate.Extension(oid: TestPKI.leafMarker, critical: false, value: [0x05, 0x00])
                 }
             }, issuerPrivateKey: intermediateKey)
     }
 
     /// The anchors a verifier trusting this root holds.
-    var anchors: TrustAnchors { get throws { try TrustAnchors([root]) } }
+    package var anchors: TrustAnchors { get throws { try TrustAnchors([root]) } }
 
     /// Standard base64 DER of `certificate`, as `x5c` holds it.
-    static func x5c(_ certificate: Certificate) throws -> String {
+    package static func x5c(_ certificate: Certificate) throws -> String {
         var serializer = DER.Serializer()
         try serializer.serialize(certificate)
         return Data(serializer.serializedBytes).base64EncodedString()
     }
 
     /// A payload with the fields of a valid purchase of `product`, changed by `edit`.
-    static func payload(
+    package static func payload(
         product: String = "com.example.game.levels.pack1", edit: (inout [String: Any]) -> Void = { _ in }
     ) -> [String: Any] {
         var fields: [String: Any] = [
@@ -122,17 +150,17 @@ struct TestPKI {
     }
 
     /// A JWS over `payload` with `header` (default: ES256 and this chain), signed by the leaf's key.
-    func jws(payload: [String: Any] = TestPKI.payload(), header: [String: Any]? = nil) throws -> String {
+    package func jws(payload: [String: Any] = TestPKI.payload(), header: [String: Any]? = nil) throws -> String {
         let header = try header ?? ["alg": "ES256", "x5c": [Self.x5c(leaf), Self.x5c(intermediate), Self.x5c(root)]]
         let input =
-            Base64URL.encode(try JSONSerialization.data(withJSONObject: header, options: [.sortedKeys])) + "."
-            + Base64URL.encode(try JSONSerialization.data(withJSONObject: payload, options: [.sortedKeys]))
+            TestPKI.base64URL(try JSONSerialization.data(withJSONObject: header, options: [.sortedKeys])) + "."
+            + TestPKI.base64URL(try JSONSerialization.data(withJSONObject: payload, options: [.sortedKeys]))
         let signature: [UInt8]
         if let leafP256 {
             signature = Array(try leafP256.signature(for: Array(input.utf8)).rawRepresentation)
         } else {
             signature = Array(repeating: 1, count: 96)
         }
-        return input + "." + Base64URL.encode(signature)
+        return input + "." + TestPKI.base64URL(signature)
     }
 }

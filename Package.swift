@@ -19,6 +19,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // `swift package generate-documentation --target IAPKit` (the DocC catalogue in Sources/IAPKit/IAPKit.docc).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // `serve --metrics-file`: the Prometheus text format (no web stack; swift-metrics and swift-atomics only).
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         // Purchase verification (StoreKit 2 JWS, its x5c chain) and download tokens: IAPPurchase.
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
@@ -63,6 +65,7 @@ let package = Package(
             dependencies: [
                 "IAPKit", "IAPRules", "XMLKit", "XarKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ], exclude: ["Schemas"]),
         .executableTarget(name: "iapkg", dependencies: ["IAPCore", "IAPKitCLI"]),
         // StoreKit 2 signed transactions verified offline (x5c chain to a configured root, Apple's

@@ -12,11 +12,16 @@ let package = Package(
     products: [
         .executable(name: "iapkg", targets: ["iapkg"]),
         .library(name: "IAPKit", targets: ["IAPKit"]),
+        // The download client for apps and mirrors (URLSession; builds for Apple platforms too).
+        .library(name: "IAPClient", targets: ["IAPClient"]),
+        .executable(name: "iapkg-fetch", targets: ["iapkg-fetch"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // `swift package generate-documentation --target IAPKit` (the DocC catalogue in Sources/IAPKit/IAPKit.docc).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // SHA-256 for the download client: CryptoKit's API on every platform (CryptoKit itself on Apple's).
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // C libraries, found through pkg-config; only the wrapper modules import them.
@@ -46,8 +51,18 @@ let package = Package(
         // The component Payload: cpio (odc) written through libarchive; read by our own parser,
         // compressed with gzip, bzip2 or xz.
         .target(name: "PayloadKit", dependencies: ["CLibArchive", "IAPRules", "IAPCore"]),
+        // What an update downloads: the plan between two versions' file lists, shared by `iapkg diff`
+        // and the download client; plain Swift, no dependencies.
+        .target(name: "IAPDelivery"),
         // The domain: content folders, ContentInfo, rules, build, inspect, validate, unpack.
-        .target(name: "IAPKit", dependencies: ["IAPRules", "IAPCore", "XMLKit", "XarKit", "BomKit", "PayloadKit"]),
+        .target(
+            name: "IAPKit",
+            dependencies: ["IAPRules", "IAPCore", "XMLKit", "XarKit", "BomKit", "PayloadKit", "IAPDelivery"]),
+        // The download client: fetches a published version over HTTP (URLSession), verified, resumable,
+        // in deltas, installed atomically. Foundation and swift-crypto only, so it builds for Apple platforms.
+        .target(
+            name: "IAPClient",
+            dependencies: ["IAPDelivery", .product(name: "Crypto", package: "swift-crypto")]),
         // Commands, options, text/JSON/JUnit rendering, exit codes.
         .target(
             name: "IAPKitCLI",
@@ -56,6 +71,10 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ], exclude: ["Schemas"]),
         .executableTarget(name: "iapkg", dependencies: ["IAPCore", "IAPKitCLI"]),
+        // `iapkg fetch`: full Foundation and libcurl, so an executable of its own beside `iapkg`.
+        .executableTarget(
+            name: "iapkg-fetch",
+            dependencies: ["IAPClient", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         // libFuzzer targets, one per parser of untrusted bytes (`.ci/fuzz` builds them with
         // -sanitize=fuzzer,address -DFUZZING); a plain build makes `iapkg-fuzz TARGET FILE…`, which replays inputs.
         .target(
@@ -64,6 +83,7 @@ let package = Package(
         .executableTarget(name: "iapkg-fuzz", dependencies: ["FuzzTargets", "IAPCore"], exclude: ["README.md"]),
 
         .testTarget(name: "IAPRulesTests", dependencies: ["IAPRules"]),
+        .testTarget(name: "IAPClientTests", dependencies: ["IAPClient", "IAPDelivery"]),
         .testTarget(name: "IAPCoreTests", dependencies: ["IAPCore"]),
         .testTarget(name: "XMLKitTests", dependencies: ["XMLKit"]),
         .testTarget(name: "XarKitTests", dependencies: ["XarKit", "IAPRules", "IAPCore"]),
@@ -78,7 +98,7 @@ let package = Package(
             dependencies: ["FuzzTargets", "IAPKit", "IAPRules", "XarKit", "BomKit", "PayloadKit", "IAPCore"],
             exclude: ["Corpus", "Dictionaries", "Regressions"]),
         .testTarget(
-            name: "EndToEndTests", dependencies: ["IAPKit", "IAPRules", "XarKit", "BomKit", "IAPCore"],
+            name: "EndToEndTests", dependencies: ["IAPKit", "IAPRules", "XarKit", "BomKit", "IAPCore", "IAPClient"],
             exclude: ["Fixtures"]),
     ]
 )

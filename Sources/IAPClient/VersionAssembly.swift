@@ -1,0 +1,206 @@
+import Foundation
+import IAPDelivery
+
+/// One run of a download: the pointer and manifest read and checked, the update plan (the one
+/// `iapkg diff` computes) against the installed version, unchanged files reused, the rest fetched
+/// into a staging folder, then installed in one rename and one link swap.
+struct VersionAssembly {
+    let updater: ContentUpdater
+    let transfers: Transfers
+
+    /// Installs the server's current version. When a file of the version being fetched is gone
+    /// (404: the server removed it after moving `current` on), starts again on the new current
+    /// version, at most three times; a version is never mixed with another.
+    func run() async throws(FetchError) -> FetchReport {
+        let started = Date()
+        let folder = ContentFolder(root: updater.folder.path)
+        let lock = try folder.prepare()
+        defer { try? lock.close() }
+        var restarts = 0
+        while true {
+            let pointer = try await updater.readPointer(transfers)
+            do {
+                return try await install(pointer, folder: folder, started: started)
+            } catch .http(let url, 404) {
+                restarts += 1
+                let now = try await updater.readPointer(transfers)
+                if restarts > 3 || now.manifestSHA256 == pointer.manifestSHA256 { throw .http(url, 404) }
+            }
+        }
+    }
+
+    /// Brings `folder` to the version `pointer` names.
+    private func install(_ pointer: CurrentPointer, folder: ContentFolder, started: Date) async throws(FetchError)
+        -> FetchReport
+    {
+        transfers.meter.restart()
+        let installed = folder.installed()
+        var report = FetchReport(
+            productIdentifier: updater.productIdentifier, version: pointer.version, previousVersion: installed?.version,
+            action: "up-to-date", files: 0, filesFetched: 0, bytesFetched: 0, bytesResumed: 0, filesReused: 0,
+            bytesReused: 0, symlinks: 0, contentsPath: updater.contentsURL.path, seconds: 0)
+        if let installed, installed.version == pointer.version, installed.manifestSHA256 == pointer.manifestSHA256 {
+            report.files = installed.manifest.fileCount
+            report.symlinks = installed.manifest.symlinks.count
+            report.seconds = Date().timeIntervalSince(started)
+            return report
+        }
+        let manifestData = try await transfers.document(
+            updater.url(pointer.version, "manifest.json"), limit: DeliveryDocuments.manifestLimit)
+        let manifest = try DeliveryDocuments.manifest(manifestData, for: pointer)
+        try ManifestCheck.check(manifest, name: "\(pointer.version)/manifest.json", limit: updater.maximumTotalBytes)
+        let staging = folder.staging(pointer.manifestSHA256)
+        folder.clean(keeping: staging, parts: Set(manifest.files.map(\.sha256)))
+
+        // The plan: unchanged files come from the installed version, the rest over the network.
+        let plan = UpdatePlan(from: installed.map { Self.items($0.manifest) } ?? [], to: Self.items(manifest))
+        let unchanged = Set(plan.unchanged.map(\.path))
+        var missing: [String: [VersionManifest.File]] = [:]
+        var order: [String] = []
+        for file in manifest.files {
+            let target = staging + "/" + file.path
+            if Self.holds(target, file) {
+                report.filesReused += 1
+                report.bytesReused += file.size
+            } else if let installed, unchanged.contains(file.path),
+                try Self.reuse(installed.folder + "/" + file.path, at: target, file)
+            {
+                report.filesReused += 1
+                report.bytesReused += file.size
+            } else {
+                if missing[file.sha256] == nil { order.append(file.sha256) }
+                missing[file.sha256, default: []].append(file)
+                continue
+            }
+            transfers.meter.fileDone()
+        }
+        let toFetch = order.compactMap { missing[$0]?.first }
+        transfers.meter.plan(total: toFetch.reduce(0) { $0 + $1.size }, files: manifest.files.count)
+        report.bytesResumed = toFetch.reduce(0) { $0 + Self.size(folder.parts + "/" + $1.sha256, max: $1.size) }
+
+        try await fetch(order.compactMap { missing[$0] }, version: pointer.version, folder: folder, staging: staging)
+        report.filesFetched = toFetch.count
+        report.bytesFetched = transfers.meter.bytesFetched
+        report.files = manifest.fileCount
+
+        for link in manifest.symlinks {
+            let path = staging + "/" + link.path
+            try Self.makeParent(of: path)
+            try? FileManager.default.removeItem(atPath: path)
+            do {
+                try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: link.target)
+            } catch {
+                throw .local(path, "cannot be created (\(error.localizedDescription))")
+            }
+        }
+        report.symlinks = manifest.symlinks.count
+        do {
+            try manifestData.write(to: URL(fileURLWithPath: staging + "/manifest.json"))
+        } catch {
+            throw .local(staging + "/manifest.json", "cannot be written (\(error.localizedDescription))")
+        }
+        try folder.install(staging, as: pointer.version, previous: installed?.version)
+        report.action = "installed"
+        report.seconds = Date().timeIntervalSince(started)
+        return report
+    }
+
+    /// Fetches each group (the files sharing one SHA-256), `parallelDownloads` at a time, and puts
+    /// its files in the staging folder.
+    private func fetch(
+        _ groups: [[VersionManifest.File]], version: String, folder: ContentFolder, staging: String
+    ) async throws(FetchError) {
+        let width = max(1, updater.parallelDownloads)
+        do {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                var next = 0
+                func start() {
+                    guard next < groups.count else { return }
+                    let files = groups[next]
+                    next += 1
+                    group.addTask {
+                        let first = files[0]
+                        let part = folder.parts + "/" + first.sha256
+                        try await FileTransfer(
+                            transfers: transfers, file: first, url: updater.url(version, first.path), part: part
+                        ).run()
+                        try Self.place(part, as: files.map { staging + "/" + $0.path })
+                        for _ in files { transfers.meter.fileDone() }
+                    }
+                }
+                for _ in 0..<width { start() }
+                while try await group.next() != nil { start() }
+            }
+        } catch let error as FetchError {
+            throw error
+        } catch {
+            throw .cancelled
+        }
+    }
+
+    /// The files and symlinks of `manifest` as the update plan compares them.
+    static func items(_ manifest: VersionManifest) -> [DeliveryItem] {
+        manifest.files.map { DeliveryItem(path: $0.path, kind: "file", value: $0.sha256, size: $0.size) }
+            + manifest.symlinks.map { DeliveryItem(path: $0.path, kind: "symlink", value: $0.target, size: 0) }
+    }
+
+    /// True when `path` is a regular file with `file`'s size and SHA-256.
+    static func holds(_ path: String, _ file: VersionManifest.File) -> Bool {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+            attributes[.type] as? FileAttributeType == .typeRegular,
+            (attributes[.size] as? NSNumber)?.uint64Value == file.size,
+            let digest = Digests.file(path)
+        else { return false }
+        return digest.sha256 == file.sha256 && digest.size == file.size
+    }
+
+    /// Links (or copies) the installed `source` to `target` if it still holds `file`'s bytes.
+    static func reuse(_ source: String, at target: String, _ file: VersionManifest.File) throws(FetchError) -> Bool {
+        guard holds(source, file) else { return false }
+        try makeParent(of: target)
+        try? FileManager.default.removeItem(atPath: target)
+        do {
+            try FileManager.default.linkItem(atPath: source, toPath: target)
+        } catch {
+            do {
+                try FileManager.default.copyItem(atPath: source, toPath: target)
+            } catch {
+                throw .local(target, "cannot be written (\(error.localizedDescription))")
+            }
+        }
+        return true
+    }
+
+    /// Moves the verified `part` to the first of `targets` and links (or copies) it to the others.
+    static func place(_ part: String, as targets: [String]) throws(FetchError) {
+        let fm = FileManager.default
+        for target in targets { try makeParent(of: target) }
+        try? fm.removeItem(atPath: targets[0])
+        guard rename(part, targets[0]) == 0 else { throw .local(targets[0], "cannot be renamed into place") }
+        try? fm.removeItem(atPath: part + ".validator")
+        for target in targets.dropFirst() {
+            try? fm.removeItem(atPath: target)
+            if (try? fm.linkItem(atPath: targets[0], toPath: target)) == nil {
+                do { try fm.copyItem(atPath: targets[0], toPath: target) } catch {
+                    throw .local(target, "cannot be written (\(error.localizedDescription))")
+                }
+            }
+        }
+    }
+
+    /// Creates the folders above `path`.
+    static func makeParent(of path: String) throws(FetchError) {
+        let parent = (path as NSString).deletingLastPathComponent
+        do {
+            try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+        } catch {
+            throw .local(parent, "cannot be created (\(error.localizedDescription))")
+        }
+    }
+
+    /// The size of the file at `path` if it is at most `max`, else 0.
+    static func size(_ path: String, max: UInt64) -> UInt64 {
+        let size = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.uint64Value ?? 0
+        return size <= max ? size : 0
+    }
+}

@@ -206,6 +206,11 @@ if [ "$status" = 1 ] && grep -q "refused" "$work/alt.err" && [ "$(readlink "$wor
    && [ ! -e "$work/alt-app/versions/1.1" ] && [ "$(cat "$work/alt-app/current/Contents/text.txt")" = "version one" ]; then
   pass "a file altered after publishing: exit 1 ($(head -c 150 "$work/alt.err")…), 1.0 still installed"
 else fail "altered: exit $status: $(cat "$work/alt.err")"; fi
+echo "a longer text than version two's" > "$work/srv/$alt/1.1/Contents/text.txt"   # another size
+status=0; run_fetch "$alt" --into "$work/alt-app" 2> "$work/alt.err" || status=$?
+if [ "$status" = 1 ] && grep -q "bytes, the manifest" "$work/alt.err" && [ "$(readlink "$work/alt-app/current")" = versions/1.0 ]; then
+  pass "a file of another size: refused from its Content-Length, exit 1, 1.0 still installed"
+else fail "altered size: exit $status: $(cat "$work/alt.err")"; fi
 
 # --- 5. hostile manifests, written straight into the store (current.json with the right SHA-256)
 hostile() {   # hostile NAME PYTHON-EXPRESSION-EDITING-m

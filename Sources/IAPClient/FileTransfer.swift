@@ -7,7 +7,8 @@ import Foundation
 
 /// One file of a version fetched into a part file: resumed from the bytes already there with a
 /// range request (`If-Range` with the validator the first answer gave, so a file changed on the
-/// server comes whole), checked against the manifest's size and SHA-256, flushed to disk.
+/// server comes whole), checked against the manifest's size and SHA-256. Not flushed here: a
+/// resumed run verifies every staged file again, and the version is flushed once before install.
 struct FileTransfer {
     let transfers: Transfers
     let file: VersionManifest.File
@@ -67,6 +68,7 @@ struct FileTransfer {
             _ = try await transfers.http.get(url, headers: headers) { event in
                 switch event {
                 case .response(let response):
+                    try Self.checkLength(response, expected: expected, path: path)
                     switch response.statusCode {
                     case 206 where Self.rangeStart(response) == start:
                         break
@@ -92,7 +94,6 @@ struct FileTransfer {
                 }
             }
             guard written == expected else { throw URLError(.networkConnectionLost) }
-            try sink.sync()
             return start
         }
     }
@@ -125,6 +126,25 @@ struct FileTransfer {
             return nil
         }
         return UInt64(value.dropFirst(6).prefix { $0 != "-" })
+    }
+
+    /// Refuses an answer whose length says the server's file is not the manifest's size (a 200's
+    /// Content-Length, a 206's Content-Range total), before its bytes are taken.
+    static func checkLength(_ response: HTTPURLResponse, expected: UInt64, path: String) throws {
+        var length: UInt64?
+        if response.statusCode == 200, response.expectedContentLength >= 0 {
+            length = UInt64(response.expectedContentLength)
+        } else if response.statusCode == 206, let range = response.value(forHTTPHeaderField: "Content-Range"),
+            let slash = range.lastIndex(of: "/")
+        {
+            length = UInt64(range[range.index(after: slash)...])
+        }
+        if let length, length != expected {
+            throw FetchError.refused(
+                path,
+                "the server's file has \(length) bytes, the manifest \(expected): "
+                    + "the file was changed after the version was published")
+        }
     }
 
     /// Keeps the answer's strong ETag (else its Last-Modified) for the `If-Range` of a resume.
@@ -172,11 +192,6 @@ final class PartSink {
         } catch {
             throw FetchError.local(path, "cannot be written (\(error.localizedDescription))")
         }
-    }
-
-    /// Flushes the file to disk.
-    func sync() throws {
-        try handle.synchronize()
     }
 
     /// Closes the file.

@@ -51,6 +51,14 @@ struct VersionAssembly {
         try ManifestCheck.check(manifest, name: "\(pointer.version)/manifest.json", limit: updater.maximumTotalBytes)
         let staging = folder.staging(pointer.manifestSHA256)
         folder.clean(keeping: staging, parts: Set(manifest.files.map(\.sha256)))
+        // A run killed between renaming the version into place and swapping the link left it complete.
+        let placed = folder.versions + "/" + pointer.version
+        if installed?.version != pointer.version, !FileManager.default.fileExists(atPath: staging),
+            let data = FileManager.default.contents(atPath: placed + "/manifest.json"),
+            Digests.sha256Hex(data) == pointer.manifestSHA256
+        {
+            _ = rename(placed, staging)
+        }
 
         // The plan: unchanged files come from the installed version, the rest over the network.
         let plan = UpdatePlan(from: installed.map { Self.items($0.manifest) } ?? [], to: Self.items(manifest))
@@ -77,6 +85,10 @@ struct VersionAssembly {
         let toFetch = order.compactMap { missing[$0]?.first }
         transfers.meter.plan(total: toFetch.reduce(0) { $0 + $1.size }, files: manifest.files.count)
         report.bytesResumed = toFetch.reduce(0) { $0 + Self.size(folder.parts + "/" + $1.sha256, max: $1.size) }
+        let needed = toFetch.reduce(0) { $0 + $1.size } - report.bytesResumed
+        if let free = folder.freeBytes, free < needed {
+            throw .local(folder.root, "the download needs \(needed) bytes and the disk has \(free) free")
+        }
 
         try await fetch(order.compactMap { missing[$0] }, version: pointer.version, folder: folder, staging: staging)
         report.filesFetched = toFetch.count

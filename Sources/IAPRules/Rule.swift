@@ -1,8 +1,10 @@
 /// One validation rule: a stable id, a severity, a family and the words that explain it.
 ///
-/// Every rule is a `static let` of `Rule` in `Catalogue/`, one file a family, and is listed in
-/// ``Rule/all``; a ``Finding`` is made from one (`Rule.xarMagic.finding(…)`), never from a string.
+/// Every rule is a stored property of a ``RuleGroup`` in `Catalogue/` (one file a group), named
+/// `Rule.xarMagic` wherever it is used; ``Rule/all`` is collected from the groups, so no list is kept
+/// by hand. A ``Finding`` is made from one (`Rule.xarMagic.finding(…)`), never from a string.
 /// Two rules are equal when their ids are.
+@dynamicMemberLookup
 public struct Rule: Hashable, Sendable, Encodable, CustomStringConvertible {
     /// Stable kebab-case id, e.g. `xar-toc-checksum-mismatch`: what reports, SARIF and `iapkg rules` name.
     public let id: String
@@ -14,13 +16,23 @@ public struct Rule: Hashable, Sendable, Encodable, CustomStringConvertible {
     public let summary: String
     /// Why the rule exists and what to do when a package breaks it.
     public let explanation: String
+    /// A few words README's rule table adds after the id (Markdown), or nil.
+    public let tableNote: String?
 
-    init(_ id: String, _ severity: Severity, _ family: RuleFamily, _ summary: String, _ explanation: String) {
+    init(
+        _ id: String, _ severity: Severity, _ family: RuleFamily, _ summary: String, _ explanation: String,
+        tableNote: String? = nil
+    ) {
         self.id = id
         self.severity = severity
         self.family = family
         self.summary = summary
         self.explanation = explanation
+        self.tableNote = tableNote
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, severity, family, summary, explanation
     }
 
     public var description: String { id }

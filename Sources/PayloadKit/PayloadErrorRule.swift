@@ -6,9 +6,9 @@ extension PayloadError {
     /// ``Rule/shapePayload`` (not a readable compressed cpio archive).
     public var rule: Rule {
         switch self {
-        case .invalidEntryName: .entryNameInvalid
-        case .decompressionBomb: .sizeDeclaredBomb
-        default: .shapePayload
+        case .invalidEntryName: Rule.entryNameInvalid
+        case .decompressionBomb: Rule.sizeDeclaredBomb
+        default: Rule.shapePayload
         }
     }
 }

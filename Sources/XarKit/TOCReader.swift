@@ -28,7 +28,7 @@ enum TOCReader {
             parser = try StrictXMLParser(doctype: .forbidden, limits: xmlLimits, handler: handler)
         } catch {
             throw XarError(
-                rule: .xarTocXml, "could not start the XML parser: \(error)", advice: "report this as a bug")
+                rule: Rule.xarTocXml, "could not start the XML parser: \(error)", advice: "report this as a bug")
         }
         let hasher = header.checksumAlgorithm.map { DigestHasher($0) }
         let inflater = Inflater(format: .zlib)
@@ -44,7 +44,7 @@ enum TOCReader {
                 }
                 guard got == want else {
                     throw XarError(
-                        rule: .xarTocLength, "the file ends inside the compressed TOC",
+                        rule: Rule.xarTocLength, "the file ends inside the compressed TOC",
                         offset: position + UInt64(got),
                         advice: "the archive is truncated; rebuild or download it again")
                 }
@@ -63,7 +63,7 @@ enum TOCReader {
             }
             guard inflater.finished else {
                 throw XarError(
-                    rule: .xarTocLength,
+                    rule: Rule.xarTocLength,
                     "the zlib TOC stream does not end within the declared \(header.tocCompressedLength) compressed bytes",
                     offset: end, advice: "the header's TOC length is wrong or the TOC is cut short; rebuild the archive"
                 )
@@ -73,11 +73,11 @@ enum TOCReader {
             throw error
         } catch is TooLarge {
             throw XarError(
-                rule: .xarTocTooLarge, "the TOC inflates to more than \(limits.maxTOCBytes) bytes",
+                rule: Rule.xarTocTooLarge, "the TOC inflates to more than \(limits.maxTOCBytes) bytes",
                 offset: start, advice: "refuse the archive; no real package has a TOC this large")
         } catch let error as ZlibError {
             throw XarError(
-                rule: .xarTocInflate, "the compressed TOC is corrupt: \(error.reason)",
+                rule: Rule.xarTocInflate, "the compressed TOC is corrupt: \(error.reason)",
                 offset: start + error.inputOffset, advice: "the archive is damaged; rebuild or download it again")
         } catch let error as XMLError {
             throw tocXMLError(error, offset: start)
@@ -86,7 +86,7 @@ enum TOCReader {
         }
         guard handler.sawTOC else {
             throw XarError(
-                rule: .xarTocXml, "the TOC has no <xar><toc> element", offset: start,
+                rule: Rule.xarTocXml, "the TOC has no <xar><toc> element", offset: start,
                 advice: "this is not a xar table of contents; rebuild the archive")
         }
 
@@ -133,15 +133,15 @@ enum TOCReader {
         switch error.kind {
         case .doctype, .internalSubset:
             return XarError(
-                rule: .xarTocDoctype, "the TOC carries a DOCTYPE: \(error.message)\(location)", offset: offset,
+                rule: Rule.xarTocDoctype, "the TOC carries a DOCTYPE: \(error.message)\(location)", offset: offset,
                 advice: "a xar TOC never has a DOCTYPE; refuse the archive")
         case .limit:
             return XarError(
-                rule: .xarTocTooLarge, "the TOC is beyond the limits: \(error.message)\(location)", offset: offset,
+                rule: Rule.xarTocTooLarge, "the TOC is beyond the limits: \(error.message)\(location)", offset: offset,
                 advice: "refuse the archive; no real package has a TOC this large")
         default:
             return XarError(
-                rule: .xarTocXml, "the TOC is not valid xar XML: \(error.message)\(location)", offset: offset,
+                rule: Rule.xarTocXml, "the TOC is not valid xar XML: \(error.message)\(location)", offset: offset,
                 advice: "the TOC is damaged or hand-made; rebuild the archive")
         }
     }

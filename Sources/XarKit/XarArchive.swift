@@ -88,29 +88,29 @@ public final class XarArchive: Sendable {
     ) throws(XarError) -> XarHeader {
         guard fileSize > 0 else {
             throw XarError(
-                rule: .xarMagic, "the file is empty (0 bytes)", offset: 0,
+                rule: Rule.xarMagic, "the file is empty (0 bytes)", offset: 0,
                 advice: "the download or copy did not happen; fetch the package again")
         }
         guard bytes.count >= 4, bytes.uint32BE(at: 0) == XarHeader.expectedMagic else {
             throw XarError(
-                rule: .xarMagic, "the file does not start with the xar magic \"xar!\"", offset: 0,
+                rule: Rule.xarMagic, "the file does not start with the xar magic \"xar!\"", offset: 0,
                 advice: "this is not a xar archive (flat package); check that the right file was given")
         }
         guard let header = XarHeader.parse(bytes) else {
             throw XarError(
-                rule: .xarHeaderSize, "the file ends inside the 28-byte xar header", offset: UInt64(bytes.count),
+                rule: Rule.xarHeaderSize, "the file ends inside the 28-byte xar header", offset: UInt64(bytes.count),
                 advice: "the archive is truncated; rebuild or download it again")
         }
         let size = Int(header.headerSize)
         guard size >= XarHeader.byteCount, size <= XarHeader.maxByteCount else {
             throw XarError(
-                rule: .xarHeaderSize,
+                rule: Rule.xarHeaderSize,
                 "the header declares a size of \(size) bytes; a xar header has 28 (or up to \(XarHeader.maxByteCount) with an algorithm name)",
                 offset: 4, advice: "this is not a well-formed xar archive; refuse it")
         }
         guard header.extraBytes.count == size - XarHeader.byteCount else {
             throw XarError(
-                rule: .xarHeaderSize, "the file ends inside the \(size)-byte xar header",
+                rule: Rule.xarHeaderSize, "the file ends inside the \(size)-byte xar header",
                 offset: UInt64(XarHeader.byteCount + header.extraBytes.count),
                 advice: "the archive is truncated; rebuild or download it again")
         }
@@ -144,26 +144,26 @@ public final class XarArchive: Sendable {
                 ))
         case .sizeMismatch(let found, let expected):
             throw XarError(
-                rule: .xarHeaderSize,
+                rule: Rule.xarHeaderSize,
                 "the header is \(found) bytes with checksum code \(header.checksumAlgorithmCode); expected \(expected)",
                 offset: 4, advice: "the header is damaged or hand-made; refuse the archive")
         }
         guard header.tocUncompressedLength <= limits.maxTOCBytes else {
             throw XarError(
-                rule: .xarTocTooLarge,
+                rule: Rule.xarTocTooLarge,
                 "the header declares a \(header.tocUncompressedLength)-byte TOC, more than the \(limits.maxTOCBytes) allowed",
                 offset: 16, advice: "refuse the archive; no real package has a TOC this large")
         }
         let available = fileSize >= UInt64(size) ? fileSize - UInt64(size) : 0
         guard header.tocCompressedLength <= available else {
             throw XarError(
-                rule: .xarTocLength,
+                rule: Rule.xarTocLength,
                 "the header declares \(header.tocCompressedLength) compressed TOC bytes, but only \(available) follow the header",
                 offset: 8, advice: "the archive is truncated or its header is wrong; rebuild or download it again")
         }
         guard header.tocCompressedLength > 0 else {
             throw XarError(
-                rule: .xarTocLength, "the header declares an empty TOC", offset: 8,
+                rule: Rule.xarTocLength, "the header declares an empty TOC", offset: 8,
                 advice: "the archive is damaged; rebuild it")
         }
         return header
@@ -208,7 +208,7 @@ public final class XarArchive: Sendable {
                     count += n
                     guard count <= Int(declared) else {
                         throw XarError(
-                            rule: .xarDataSize, "the entry decodes to more than its declared \(declared) bytes",
+                            rule: Rule.xarDataSize, "the entry decodes to more than its declared \(declared) bytes",
                             entry: file.path, advice: "the archive is damaged or hostile; refuse it")
                     }
                 }

@@ -60,7 +60,7 @@ public final class XarDataStream {
         // The archive checked every data range of its TOC when it was opened and kept the refused ones.
         guard archive.dataOutsideFile.isEmpty || !archive.dataOutsideFile.contains(HeapSpan(data)) else {
             throw XarError(
-                rule: .xarDataRange,
+                rule: Rule.xarDataRange,
                 "the data (heap offset \(data.offset), \(data.length) bytes) lies outside the file",
                 entry: file.path, advice: "the archive is truncated or damaged; refuse it")
         }
@@ -106,12 +106,12 @@ public final class XarDataStream {
         case .xz: codec = .xz
         case .other(let style):
             throw XarError(
-                rule: .xarEncoding, "unknown data encoding \"\(style)\"", entry: entry,
+                rule: Rule.xarEncoding, "unknown data encoding \"\(style)\"", entry: entry,
                 advice: "rebuild the package with zlib (application/x-gzip), bzip2, lzma, xz or stored data")
         }
         do { return try codec.makeDecoder() } catch {
             throw XarError(
-                rule: .xarDataDecode, "the \(codec) decoder could not start: \(error.reason)", entry: entry,
+                rule: Rule.xarDataDecode, "the \(codec) decoder could not start: \(error.reason)", entry: entry,
                 advice: "the machine is out of memory; try again")
         }
     }

@@ -57,9 +57,7 @@ extension XarWriter {
             return
         }
         // Rare: the TOC does not fit the reserved room. Move the data aside and write the usual way.
-        let folder = output.path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(
-            separator: "/")
-        let temporary = try Self.temporaryHeap(in: folder.isEmpty ? "." : folder)
+        let temporary = try Self.temporaryHeap(in: PathText.parent(of: output.path))
         try xarIO("moving the heap of \(output.path)") {
             try temporary.append(from: output, offset: heapFileOffset, count: heapLength)
             try output.truncate(to: 0)
@@ -156,7 +154,7 @@ private struct TOCText {
         length += UInt64(text.utf8.count)
         guard length <= limit else {
             throw XarError(
-                rule: .xarTocTooLarge,
+                rule: Rule.xarTocTooLarge,
                 "the table of contents grows past \(limit) bytes, more than readers accept",
                 advice: "a bare tree package holds about 100,000 entries at most; build the product layout "
                     + "(the default), whose Payload holds any number, or split the content")

@@ -35,6 +35,19 @@ import Testing
         #expect(rows.flatMap { $0.errors + $0.warnings }.count == Rule.all.count)
     }
 
+    /// The table is generated: README holds exactly what `iapkg rules --markdown` writes.
+    @Test func tableIsWhatRulesMarkdownWrites() throws {
+        let readme = try String(contentsOf: Harness.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let section = try #require(
+            readme.components(separatedBy: "### The rules\n").last?.components(separatedBy: "\n## ").first)
+        let table = try #require(section.range(of: "| group |")).lowerBound
+        let generated = try Harness.run(["iapkg", "rules", "--markdown"])
+        #expect(generated.status == 0)
+        #expect(
+            String(section[table...]).trimmingCharacters(in: .newlines) + "\n" == generated.stdout,
+            "README's rule table is out of date: replace it with the output of 'iapkg rules --markdown'")
+    }
+
     /// Strings in the tests that look like rule ids but are not: fixture names, and the mistyped ids
     /// the tests of `iapkg rules` and of the catalogue use on purpose.
     static let notRuleIds: Set<String> = [

@@ -31,7 +31,7 @@ import Testing
         let path = try directory.write(Array("xar!\0\u{1c}".utf8), to: "short")
         #expect(
             throws: XarError(
-                rule: .xarHeaderSize, "the file ends inside the 28-byte xar header", offset: 6,
+                rule: Rule.xarHeaderSize, "the file ends inside the 28-byte xar header", offset: 6,
                 advice: "the archive is truncated; rebuild or download it again")
         ) {
             try XarArchive.open(path: path)

@@ -1,4 +1,5 @@
 import IAPCore
+import IAPRules
 import Testing
 import XarKit
 
@@ -147,12 +148,12 @@ import XarKit
         for index in 0..<40 { try writer.addDirectory(path: "folder\(index)", mtime: SampleTree.time) }
         let output = try FileDescriptor.createExclusive(directory.path + "/big-toc.pkg")
         let streamed = #expect(throws: XarError.self) { try writer.finish(to: output) }
-        #expect(streamed?.rule == .xarTocTooLarge)
+        #expect(streamed?.rule == Rule.xarTocTooLarge)
         let direct = try FileDescriptor.createExclusive(directory.path + "/big-toc-direct.pkg")
         let inPlace = try XarWriter(directTo: direct, reservedBytes: 1024, options: options)
         for index in 0..<40 { try inPlace.addDirectory(path: "folder\(index)", mtime: SampleTree.time) }
         let padded = #expect(throws: XarError.self) { try inPlace.finishInPlace() }
-        #expect(padded?.rule == .xarTocTooLarge)
+        #expect(padded?.rule == Rule.xarTocTooLarge)
     }
 
     @Test func headerSerializesAndParses() {

@@ -41,7 +41,7 @@ public enum PackageBuilder {
                 to: xar, progress: progress)
             try xar.finishInPlace()
         case .tree:
-            let xar = try XarWriter(temporaryDirectory: AtomicOutputFile.folder(of: output), options: xarOptions)
+            let xar = try XarWriter(temporaryDirectory: PathText.parent(of: output), options: xarOptions)
             try TreeArchiveWriter.write(scan, contentInfo: contentInfo, times: times, to: xar, progress: progress)
             try xar.finish(to: target.file)
         }
@@ -69,7 +69,7 @@ public enum PackageBuilder {
     private static func outputPath(_ given: String?, folder: String, default name: String) throws -> String {
         let content = FileSystem.realPath(folder) ?? folder
         var output = given ?? name
-        let parent = AtomicOutputFile.folder(of: output)
+        let parent = PathText.parent(of: output)
         guard let resolvedParent = FileSystem.realPath(parent) else {
             throw IAPKitError.system(
                 SystemError(
@@ -83,7 +83,7 @@ public enum PackageBuilder {
                     "\(output) would be inside the content folder \(folder), and the next build would package it; write it elsewhere"
                 )
             }
-            output = AtomicOutputFile.folder(of: content) + "/" + name
+            output = PathText.parent(of: content) + "/" + name
         }
         if FileSystem.status(output)?.isDirectory == true {
             throw IAPKitError.system(

@@ -43,13 +43,13 @@ public struct ContentInfo: Sendable, Equatable {
         }
         var findings: [Finding] = []
         let identifier = requiredString(
-            "IAPProductIdentifier", in: pairs, entry: entry, rule: .plistProductId, &findings)
+            "IAPProductIdentifier", in: pairs, entry: entry, rule: Rule.plistProductId, &findings)
         if let identifier, let problem = ProductIdentifier.problem(with: identifier) {
             findings.append(
                 Rule.plistProductId.finding(entry, "IAPProductIdentifier '\(identifier)' is not valid: \(problem)"))
         }
         let versionText = requiredString(
-            "ContentVersion", in: pairs, entry: entry, rule: .plistContentVersion, &findings)
+            "ContentVersion", in: pairs, entry: entry, rule: Rule.plistContentVersion, &findings)
         let version = versionText.flatMap(ContentVersion.init)
         if let versionText, version == nil {
             findings.append(

@@ -8,10 +8,10 @@ extension PropertyListError {
     /// holds is ContentInfo.plist, so here each kind maps to a `plist-*` rule.
     var rule: Rule {
         switch kind {
-        case .tooLarge: .plistSize
+        case .tooLarge: Rule.plistSize
         case .malformed, .doctype, .internalSubset, .entity, .unknownElement, .invalidStructure, .duplicateKey,
             .invalidValue, .truncated, .outOfRange, .cycle, .limit, .unsupported, .keyNotFound, .wrongType:
-            .plistSyntax
+            Rule.plistSyntax
         }
     }
 

@@ -101,7 +101,8 @@ public enum ContentFolderScanner {
             let status = try FileStatus.ofLink(path)
             let rawPath = parts.joined(separator: "/")
             var entry = ContentEntry(
-                rawPath: rawPath, components: parts, kind: kind(of: status.kind), permissions: status.permissions)
+                rawPath: rawPath, components: parts, kind: ContentEntry.Kind(status.kind),
+                permissions: status.permissions)
             switch entry.kind {
             case .file:
                 entry.size = status.size
@@ -123,19 +124,6 @@ public enum ContentFolderScanner {
     /// The names in a folder, in byte order, without "." and "..".
     static func names(in directory: String) throws -> [String] {
         try DirectoryHandle.open(directory).names()
-    }
-
-    private static func kind(of kind: FileKind) -> ContentEntry.Kind {
-        switch kind {
-        case .regular: .file
-        case .directory: .directory
-        case .symlink: .symlink
-        case .fifo: .fifo
-        case .characterDevice: .characterDevice
-        case .blockDevice: .blockDevice
-        case .socket: .socket
-        case .unknown(let bits): .unknown("type \(String(bits, radix: 8))")
-        }
     }
 
     /// Sniffs a file's first 4 KiB (and a far PE header) for executable code.

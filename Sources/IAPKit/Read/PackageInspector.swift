@@ -210,20 +210,3 @@ public enum PackageInspector {
             linkTarget: entry.linkTarget)
     }
 }
-
-extension ContentEntry.Kind {
-    /// The kind for a xar TOC type.
-    init(_ type: XarFileType) {
-        switch type {
-        case .file: self = .file
-        case .directory: self = .directory
-        case .symlink: self = .symlink
-        case .hardlink: self = .hardlink
-        case .fifo: self = .fifo
-        case .characterSpecial: self = .characterDevice
-        case .blockSpecial: self = .blockDevice
-        case .socket: self = .socket
-        case .other(let name): self = .unknown(name)
-        }
-    }
-}

@@ -30,7 +30,7 @@ enum ProductPackageChecker {
                         ))
                 }
             } catch {
-                content.findings.append(finding(error, rule: .shapeDistribution, entry: "Distribution"))
+                content.findings.append(finding(error, rule: Rule.shapeDistribution, entry: "Distribution"))
             }
         }
         if let packageInfo = parts.packageInfo {
@@ -45,7 +45,7 @@ enum ProductPackageChecker {
                         ))
                 }
             } catch {
-                content.findings.append(finding(error, rule: .shapePackageinfo, entry: packageInfo.path))
+                content.findings.append(finding(error, rule: Rule.shapePackageinfo, entry: packageInfo.path))
             }
         }
         var bom: BomIndex?
@@ -53,7 +53,7 @@ enum ProductPackageChecker {
             do {
                 bom = BomIndex(try BomReader.read(try archive.readAll(bomFile, maxBytes: Limits.bomBytes)))
             } catch {
-                content.findings.append(finding(error, rule: .shapeBom, entry: bomFile.path))
+                content.findings.append(finding(error, rule: Rule.shapeBom, entry: bomFile.path))
             }
         }
         if parts.payload?.data == nil { content.incomplete = true }
@@ -233,22 +233,5 @@ enum ProductPackageChecker {
     private static func finding(_ error: Error, rule: Rule, entry: String) -> Finding {
         if let xar = error as? XarError { return xar.finding(entry: entry, rule: rule) }
         return rule.finding(entry, "\(entry) cannot be read: \(error)")
-    }
-}
-
-extension ContentEntry.Kind {
-    /// The kind for a cpio entry.
-    init(_ kind: PayloadEntry.Kind) {
-        switch kind {
-        case .file: self = .file
-        case .directory: self = .directory
-        case .symlink: self = .symlink
-        case .hardlink: self = .hardlink
-        case .fifo: self = .fifo
-        case .characterDevice: self = .characterDevice
-        case .blockDevice: self = .blockDevice
-        case .socket: self = .socket
-        case .unknown(let bits): self = .unknown("type \(String(bits, radix: 8))")
-        }
     }
 }

@@ -14,10 +14,10 @@ public enum EntryNameRules {
     /// The rule `name` breaks as a path component (`Rule.entryNameInvalid` or
     /// `Rule.entryComponentLength`) and why, or nil if it breaks none.
     public static func brokenRule(by name: String) -> (rule: Rule, problem: String)? {
-        if let problem = characterProblem(with: name) { return (.entryNameInvalid, problem) }
+        if let problem = characterProblem(with: name) { return (Rule.entryNameInvalid, problem) }
         if name.utf8.count > maxComponentBytes {
             return (
-                .entryComponentLength,
+                Rule.entryComponentLength,
                 "has a component of \(name.utf8.count) bytes; at most \(maxComponentBytes) are allowed"
             )
         }

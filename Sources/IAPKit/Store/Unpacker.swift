@@ -8,7 +8,9 @@ import XarKit
 /// A package is validated completely first (same rules as `validate`); nothing is written for an
 /// invalid one. Content goes into a private staging folder beside the versions, is flushed to disk,
 /// and appears under its version name by one rename. A run killed at any moment leaves every earlier
-/// version and `current` as they were; the next run removes its leftovers.
+/// version and `current` as they were; the next run removes its leftovers. A process whose writes can
+/// pass a file-size limit (`ulimit -f`) should ignore `SIGXFSZ` (`FileSystem.reportFileSizeLimitAsError()`,
+/// as `iapkg` does at start), so that such a write fails with a clear error instead of killing it.
 public enum Unpacker {
     /// Unpacks `package` into the store at `root`.
     public static func unpack(_ package: String, into root: String, options: UnpackOptions) throws(IAPKitError)
@@ -34,7 +36,6 @@ public enum Unpacker {
         validation: inout ValidationReport?
     ) throws -> UnpackReport {
         let started = PackageBuilder.monotonicSeconds()
-        FileSystem.reportFileSizeLimitAsError()  // EFBIG, not a SIGXFSZ kill mid-write
         let status = try FileStatus.ofInput(package)
         guard status.isRegularFile else {
             throw IAPKitError.system(SystemError("open", path: package, code: SystemError.Code.isDirectory))

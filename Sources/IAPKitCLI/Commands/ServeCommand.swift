@@ -5,7 +5,7 @@ import IAPKit
 import IAPRules
 
 /// `iapkg serve`: a long-running service that installs each package dropped into a folder.
-struct ServeCommand: ParsableCommand {
+struct ServeCommand: IAPSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Watch a folder and install each complete package dropped into it, exactly once.",
@@ -69,18 +69,14 @@ struct ServeCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
-        try perform(execute)
-    }
-
-    private func execute() throws {
+    func execute() throws -> ExitStatus {
         let console = Console.current
         var unpack = UnpackOptions(
             activate: activate == .newest, keep: keep, allowDowngrade: allowDowngrade, strict: strict,
             maxUnpackedSize: maxUnpackedSize, productIdentifier: productId)
         unpack.activateLowerVersions = false
         let options = ServeOptions(
-            incoming: incoming, root: into, unpack: unpack, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
+            incoming: incoming, root: into, unpack: unpack, jobs: jobs ?? CurrentProcess.processorCount,
             rescanSeconds: rescanSeconds, settleSeconds: settleSeconds)
         let log = ServeLog(console: console)
         let stop = try StopSignals()
@@ -88,6 +84,7 @@ struct ServeCommand: ParsableCommand {
         console.err("iapkg serve: watching \(incoming), installing into \(into) (\(options.jobs) jobs)")
         try server.run(stop: stop)
         console.err("iapkg serve: stopped")
+        return .success
     }
 }
 
@@ -98,7 +95,7 @@ enum ServeReport {
         var unreadable: [(path: String, message: String)] = []
         if var report = input.validation {
             if let failure = input.failure {
-                let rule: Rule = input.unreadable ? .unpackFailed : .unpackRefused
+                let rule: Rule = input.unreadable ? Rule.unpackFailed : Rule.unpackRefused
                 report.findings.append(rule.finding(nil, failure))
                 report.errors += 1
                 report.valid = false

@@ -2,7 +2,7 @@ import ArgumentParser
 import IAPKit
 
 /// `iapkg activate`: point `current` at an installed version.
-struct ActivateCommand: ParsableCommand {
+struct ActivateCommand: IAPSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "activate",
         abstract: "Point ROOT/<product-id>/current at an installed version (roll back or forward), atomically.",
@@ -27,11 +27,10 @@ struct ActivateCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
-        try perform {
-            let previous = try VersionStoreCommands.activate(
-                root, productIdentifier: productIdentifier, version: version)
-            Console.current.out("\(productIdentifier): current \(previous ?? "none") → \(version)")
-        }
+    func execute() throws -> ExitStatus {
+        let previous = try VersionStoreCommands.activate(
+            root, productIdentifier: productIdentifier, version: version)
+        Console.current.out("\(productIdentifier): current \(previous ?? "none") → \(version)")
+        return .success
     }
 }

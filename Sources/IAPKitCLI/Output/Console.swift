@@ -35,7 +35,7 @@ public struct Console: Sendable {
         writeErr: { text in CurrentProcess.writeToStandardError(text) },
         errIsTerminal: CurrentProcess.isTerminal(2),
         outIsTerminal: CurrentProcess.isTerminal(1),
-        environment: ProcessInfo.processInfo.environment)
+        environment: CurrentProcess.environment)
 
     /// The console commands write to; tests bind their own.
     @TaskLocal public static var current = Console.standard

@@ -2,7 +2,7 @@ import ArgumentParser
 import IAPKit
 
 /// `iapkg bump`: raise ContentVersion for an update.
-struct BumpCommand: ParsableCommand {
+struct BumpCommand: IAPSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "bump",
         abstract: "Raise ContentVersion in ContentInfo.plist (1.0 → 1.1), changing nothing else.",
@@ -40,11 +40,9 @@ struct BumpCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
-        try outputOptions.apply { try perform(execute) }
-    }
+    var consoleOptions: OutputOptions? { outputOptions }
 
-    private func execute() throws {
+    func execute() throws -> ExitStatus {
         let target: VersionBumper.Target
         if let to, let version = ContentVersion(to) {
             target = .exactly(version)
@@ -59,5 +57,6 @@ struct BumpCommand: ParsableCommand {
             console.out("\(report.from) → \(report.to)")
             if report.rewrittenAsXML { console.note("\(report.path) was a binary property list; it is now XML") }
         }
+        return .success
     }
 }

@@ -28,6 +28,26 @@ public enum CurrentProcess {
     /// Whether `descriptor` (0, 1, 2…) is a terminal.
     public static func isTerminal(_ descriptor: Int32) -> Bool { isatty(descriptor) == 1 }
 
+    /// The process's environment variables (`environ`), the first of a repeated name kept.
+    public static var environment: [String: String] {
+        var variables: [String: String] = [:]
+        var entry = environ
+        while let pointer = entry.pointee {
+            let text = String(cString: pointer)
+            if let equals = text.utf8.firstIndex(of: UInt8(ascii: "=")) {
+                let name = String(Substring(text.utf8[..<equals]))
+                if variables[name] == nil {
+                    variables[name] = String(Substring(text.utf8[text.utf8.index(after: equals)...]))
+                }
+            }
+            entry += 1
+        }
+        return variables
+    }
+
+    /// The processors online (`sysconf(_SC_NPROCESSORS_ONLN)`), at least 1.
+    public static var processorCount: Int { max(1, sysconfCores()) }
+
     /// Ends the process with `status`, flushing standard output first (`exit(3)`).
     public static func exit(_ status: Int32) -> Never {
         Glibc.exit(status)

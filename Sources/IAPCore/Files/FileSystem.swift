@@ -76,6 +76,26 @@ public enum FileSystem {
         return FileDescriptor(owning: fd, path: path)
     }
 
+    /// The whole of a small file (a certificate, a key): at most `maxBytes`, else an `EFBIG` error.
+    public static func readSmallFile(_ path: String, maxBytes: Int = 1 << 20) throws(SystemError) -> [UInt8] {
+        let file: FileDescriptor
+        do { file = try FileDescriptor.openForReading(path) } catch {
+            throw (error as? SystemError) ?? SystemError("open", path: path)
+        }
+        var bytes: [UInt8] = []
+        var offset: UInt64 = 0
+        while true {
+            let chunk: [UInt8]
+            do { chunk = try file.read(count: 64 << 10, at: offset) } catch {
+                throw (error as? SystemError) ?? SystemError("read", path: path)
+            }
+            if chunk.isEmpty { return bytes }
+            bytes += chunk
+            offset += UInt64(chunk.count)
+            if bytes.count > maxBytes { throw SystemError("read", path: path, code: EFBIG) }
+        }
+    }
+
     /// The value of the environment variable `name`, or nil when it is unset or empty.
     public static func environment(_ name: String) -> String? {
         guard let value = getenv(name) else { return nil }

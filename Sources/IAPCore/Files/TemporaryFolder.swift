@@ -16,10 +16,8 @@ public final class TemporaryFolder {
     }
 
     deinit {
-        let parent =
-            (try? DirectoryHandle.open(
-                path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")))
-        let name = path.split(separator: "/").last.map(String.init)
-        if let parent, let name { try? parent.removeTree(name) }
+        if let parent = try? DirectoryHandle.open(PathText.parent(of: path)) {
+            try? parent.removeTree(PathText.lastComponent(of: path))
+        }
     }
 }

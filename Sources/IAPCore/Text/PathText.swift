@@ -27,4 +27,21 @@ public enum PathText {
     public static func droppingDotSlash(_ path: String) -> Substring {
         startsWithDotSlash(path) ? Substring(path.utf8.dropFirst(2)) : Substring(path)
     }
+
+    /// The folder that holds `path`: everything before its last "/" byte ("." when there is none,
+    /// "/" for an entry of the root folder).
+    public static func parent(of path: String) -> String {
+        let bytes = Substring(path).utf8
+        guard let slashIndex = bytes.lastIndex(of: slash) else { return "." }
+        if slashIndex == bytes.startIndex { return "/" }
+        return String(Substring(bytes[..<slashIndex]))
+    }
+
+    /// The last component of `path`: everything after its last "/" byte (the path itself when it
+    /// has none).
+    public static func lastComponent(of path: String) -> String {
+        let bytes = Substring(path).utf8
+        guard let slashIndex = bytes.lastIndex(of: slash) else { return path }
+        return String(Substring(bytes[bytes.index(after: slashIndex)...]))
+    }
 }

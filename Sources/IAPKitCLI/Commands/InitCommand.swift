@@ -2,7 +2,7 @@ import ArgumentParser
 import IAPKit
 
 /// `iapkg init`: a new content folder.
-struct InitCommand: ParsableCommand {
+struct InitCommand: IAPSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "init",
         abstract: "Create a content folder: ContentInfo.plist (version 1.0) and an empty Contents/.",
@@ -27,12 +27,11 @@ struct InitCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
-        try perform {
-            let path = directory ?? productIdentifier
-            try ContentFolderInitializer.create(productIdentifier: productIdentifier, at: path)
-            Console.current.err(
-                "Created \(path)/ContentInfo.plist (\(productIdentifier), version 1.0) and \(path)/Contents/")
-        }
+    func execute() throws -> ExitStatus {
+        let path = directory ?? productIdentifier
+        try ContentFolderInitializer.create(productIdentifier: productIdentifier, at: path)
+        Console.current.err(
+            "Created \(path)/ContentInfo.plist (\(productIdentifier), version 1.0) and \(path)/Contents/")
+        return .success
     }
 }

@@ -22,10 +22,10 @@ struct OutputOptions: ParsableArguments {
     var quiet = false
 
     /// Runs `body` with the console these options describe.
-    func apply(_ body: () throws -> Void) throws {
+    func apply<Result>(_ body: () throws -> Result) throws -> Result {
         var console = Console.current
         console.colorMode = color
         console.quiet = quiet
-        try Console.$current.withValue(console) { try body() }
+        return try Console.$current.withValue(console) { try body() }
     }
 }

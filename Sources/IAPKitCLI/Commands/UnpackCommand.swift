@@ -3,7 +3,7 @@ import IAPKit
 import IAPRules
 
 /// `iapkg unpack`: install packages into versioned folders on a server.
-struct UnpackCommand: ParsableCommand {
+struct UnpackCommand: IAPSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "unpack",
         abstract: "Unpack packages into ROOT/<product-id>/<version>/ and switch ROOT/<product-id>/current atomically.",
@@ -52,9 +52,7 @@ struct UnpackCommand: ParsableCommand {
         if let keep, keep < 1 { throw ValidationError("--keep must be at least 1") }
     }
 
-    func run() throws {
-        try outputOptions.apply { try perform(execute) }
-    }
+    var consoleOptions: OutputOptions? { outputOptions }
 
     private struct Document: Encodable {
         var schemaVersion = 1
@@ -62,13 +60,13 @@ struct UnpackCommand: ParsableCommand {
         var results: [UnpackReport]
     }
 
-    private func execute() throws {
+    func execute() throws -> ExitStatus {
         let console = Console.current
         let options = UnpackOptions(
             activate: !noActivate, keep: keep, allowDowngrade: allowDowngrade, force: force, strict: strict,
             maxUnpackedSize: maxUnpackedSize)
         var results: [UnpackReport] = []
-        var failure: IAPKitError?
+        var status = ExitStatus.success
         for package in packages {
             do {
                 let report = try Unpacker.unpack(package, into: into, options: options)
@@ -89,14 +87,11 @@ struct UnpackCommand: ParsableCommand {
                     console.out(line)
                 }
             } catch {
-                if case .invalid(let path, let findings) = error {
-                    for finding in findings { console.err(FindingText.line(finding, path: path, console: console)) }
-                }
-                console.err(console.styled("iapkg: error: ", "1;31") + error.description)
-                if failure.map({ error.exitStatus > $0.exitStatus }) ?? true { failure = error }
+                // One package's failure is reported and the others are still unpacked; the worst status is the exit's.
+                status = max(status, CommandBoundary.report(error, on: console))
             }
         }
         if outputOptions.json { console.out(try JSONOutput.encode(Document(root: into, results: results))) }
-        if let failure { throw ExitCode(failure.exitStatus) }
+        return status
     }
 }

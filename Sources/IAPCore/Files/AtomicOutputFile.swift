@@ -1,22 +1,22 @@
-import IAPCore
-
 /// A file written beside its destination and moved into place only when complete, so a failed or
 /// killed write never leaves a partial file under the real name. The file has no name while it is
 /// written (O_TMPFILE), so even `kill -9` leaves nothing; where the file system cannot do that, a
 /// hidden temporary name is used, and stale ones of earlier killed runs are removed.
-final class AtomicOutputFile {
-    let destination: String
-    let file: FileDescriptor
+public final class AtomicOutputFile {
+    /// Where the file goes once complete.
+    public let destination: String
+    /// The file being written.
+    public let file: FileDescriptor
     /// The hidden name the file has now (named fallback) or will have for an instant before the rename.
     private let temporaryPath: String
     private let unnamed: Bool
     private var committed = false
 
     /// Creates the file in the destination's folder.
-    init(destination: String) throws {
+    public init(destination: String) throws {
         self.destination = destination
-        let folder = Self.folder(of: destination)
-        let base = destination.split(separator: "/").last.map(String.init) ?? "package"
+        let folder = PathText.parent(of: destination)
+        let base = PathText.lastComponent(of: destination)
         Self.removeStaleTemporaries(in: folder, base: base)
         if let file = UnnamedFile.create(in: folder) {
             // 0644 whatever the umask, as the named fallback and the tool before it wrote.
@@ -39,7 +39,7 @@ final class AtomicOutputFile {
     }
 
     /// Flushes the file, moves it over the destination and flushes the folder.
-    func commit() throws {
+    public func commit() throws {
         try file.sync()
         if unnamed { try UnnamedFile.link(file, as: temporaryPath) }
         do {
@@ -49,7 +49,7 @@ final class AtomicOutputFile {
             throw error
         }
         committed = true
-        FileSystem.syncFolder(Self.folder(of: destination))
+        FileSystem.syncFolder(PathText.parent(of: destination))
     }
 
     deinit {
@@ -67,11 +67,5 @@ final class AtomicOutputFile {
             guard let status = directory.status(name), status.isRegularFile, status.age > 60 else { continue }
             FileSystem.remove(folder + "/" + name)
         }
-    }
-
-    static func folder(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        let folder = String(path[..<slash])
-        return folder.isEmpty ? "/" : folder
     }
 }

@@ -7,7 +7,7 @@ import IAPRules
 extension PackageLayout: ExpressibleByArgument {}
 
 /// `iapkg build`: a content folder into a `.pkg`.
-struct BuildCommand: ParsableCommand {
+struct BuildCommand: IAPSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "build",
         abstract: "Build a content folder into a hosted-content .pkg.",
@@ -54,11 +54,9 @@ struct BuildCommand: ParsableCommand {
         if let epoch = sourceDateEpoch, epoch < 0 { throw ValidationError("--source-date-epoch must not be negative") }
     }
 
-    func run() throws {
-        try outputOptions.apply { try perform(execute) }
-    }
+    var consoleOptions: OutputOptions? { outputOptions }
 
-    private func execute() throws {
+    func execute() throws -> ExitStatus {
         do {
             let console = Console.current
             var epoch = sourceDateEpoch
@@ -97,5 +95,6 @@ struct BuildCommand: ParsableCommand {
                 }
             }
         }
+        return .success
     }
 }

@@ -14,11 +14,14 @@
 #   6. 500s, then recovery: retried with backoff; a token sent as `Authorization: Bearer`;
 #   7. throughput against curl fetching the same files in the same run.
 #
-# Usage: Examples/server/test-fetch.sh [IAPKG] [IAPKG_FETCH]   (defaults: .build/debug/iapkg, .build/debug/iapkg-fetch)
+# Usage: Examples/server/test-fetch.sh [IAPKG] [IAPKG_FETCH]
+#   IAPKG (default .build/debug/iapkg) publishes; the client is `IAPKG fetch` (iapkg-fetch found
+#   beside IAPKG), or the program IAPKG_FETCH when given (a release build, to measure it).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 iapkg="$(realpath "${1:-.build/debug/iapkg}")"
-fetch="$(realpath "${2:-$(dirname "$iapkg")/iapkg-fetch}")"
+if [ -n "${2:-}" ]; then fetch_cmd=("$(realpath "$2")"); else fetch_cmd=("$iapkg" fetch); fi
+fetch() { "${fetch_cmd[@]}" "$@"; }
 command -v nginx >/dev/null || { echo "test-fetch: nginx is not installed (apt-get install nginx-light)" >&2; exit 2; }
 
 work="$(mktemp -d /tmp/iapkg-fetch-XXXXXX)"
@@ -79,7 +82,7 @@ served() {   # served MARK [PATTERN]
 }
 requests() { tail -n +"$(($1 + 1))" "$log" | { grep -E "${2:-.}" || true; } | wc -l; }
 publish() { "$iapkg" unpack "$@" --into "$work/srv" >/dev/null; }   # publish PKG... [options]
-run_fetch() { "$fetch" "$base" "$@"; }                              # run_fetch PRODUCT --into DIR ...
+run_fetch() { fetch "$base" "$@"; }                              # run_fetch PRODUCT --into DIR ...
 json_field() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$1" "$2"; }
 # The installed version folder holds exactly what its manifest lists (files by SHA-256, symlinks by target).
 matches_manifest() {   # matches_manifest DIR/versions/V  MANIFEST.json
@@ -138,7 +141,7 @@ echo small > "$work/src/slow/Contents/small.txt"
 publish "$work/slow.pkg"
 large=$((48 << 20))
 m=$(mark)
-"$fetch" "$base" "$slow" --into "$work/slow-app" -q 2>/dev/null & bg_pid=$!
+"${fetch_cmd[@]}" "$base" "$slow" --into "$work/slow-app" -q 2>/dev/null & bg_pid=$!
 part="$work/slow-app/.partial/parts/$(sha256sum "$work/src/slow/Contents/large.bin" | cut -d' ' -f1)"
 for _ in $(seq 1 300); do
   [ -f "$part" ] && [ "$(stat -c %s "$part")" -ge $((large / 2)) ] && break
@@ -170,7 +173,7 @@ head -c $((16 << 20)) /dev/urandom > "$work/src/sw/Contents/b.bin"
 publish "$work/sw-1.0.pkg"
 wait_for_part() { for _ in $(seq 1 300); do ls "$1"/.partial/parts/* >/dev/null 2>&1 && break; sleep 0.02; done; sleep 0.3; }
 # (a) 1.1 published while 1.0 is being fetched, 1.0 kept: the client finishes 1.0.
-"$fetch" "$base" "$sw" --into "$work/sw-a" --parallel 1 --json > "$work/r5.json" 2>/dev/null & bg_pid=$!
+"${fetch_cmd[@]}" "$base" "$sw" --into "$work/sw-a" --parallel 1 --json > "$work/r5.json" 2>/dev/null & bg_pid=$!
 wait_for_part "$work/sw-a"
 publish "$work/sw-1.1.pkg"
 status=0; wait "$bg_pid" || status=$?; bg_pid=""
@@ -179,7 +182,7 @@ if [ "$status" = 0 ] && [ "$(json_field "$work/r5.json" version)" = 1.0 ] \
   pass "current moved to 1.1 mid-download, 1.0 still served: the client finished and installed 1.0, exactly"
 else fail "switch (kept): exit $status"; fi
 # (b) 1.2 published with --keep 1 while 1.1 is being fetched: 1.1 disappears, the client restarts on 1.2.
-"$fetch" "$base" "$sw" --into "$work/sw-b" --parallel 1 --json > "$work/r6.json" 2>/dev/null & bg_pid=$!
+"${fetch_cmd[@]}" "$base" "$sw" --into "$work/sw-b" --parallel 1 --json > "$work/r6.json" 2>/dev/null & bg_pid=$!
 wait_for_part "$work/sw-b"
 publish "$work/sw-1.2.pkg" --keep 1
 status=0; wait "$bg_pid" || status=$?; bg_pid=""
@@ -267,32 +270,38 @@ if [ "$status" = 2 ] && grep -q "HTTP 500" "$work/down.err" && [ ! -e "$work/bc-
   pass "a server that stays down: exit 2 after 3 tries in $(( ($(date +%s%N) - start) / 1000000 )) ms ($(head -c 120 "$work/down.err"))"
 else fail "server down: exit $status: $(cat "$work/down.err")"; fi
 
-# --- 7. throughput: iapkg fetch and curl, the same files from the same nginx, alternating
-tp=com.example.fetch.throughput
-"$iapkg" init "$tp" "$work/src/tp" >/dev/null 2>&1
-head -c $((64 << 20)) /dev/urandom > "$work/src/tp/Contents/large.bin"
-for i in $(seq 1 200); do head -c 4096 /dev/urandom > "$work/src/tp/Contents/small-$i.bin"; done
-"$iapkg" build "$work/src/tp" -o "$work/tp.pkg" --level 1 >/dev/null 2>&1
-publish "$work/tp.pkg"
-python3 - "$work/srv/$tp/1.0/manifest.json" "$base/$tp/1.0" "$work/curl" > "$work/curl.cfg" <<'PY'
+# --- 7. throughput: iapkg fetch and curl, the same files from the same nginx, alternating, 3 runs each
+#     (iapkg fetch verifies every SHA-256, flushes the version to disk and installs it; curl writes the files)
+median() { printf '%s\n' "$@" | sort -n | sed -n 2p; }
+milliseconds() { local s; s=$(date +%s%N); "$@" >/dev/null 2>&1; echo $(( ($(date +%s%N) - s) / 1000000 )); }
+throughput() {   # throughput NAME DESCRIPTION: the content in $work/src/NAME/Contents
+  local product="com.example.fetch.$1" fetch_ms=() curl_ms=() bytes files
+  "$iapkg" init "$product" "$work/src/tp-$1" >/dev/null 2>&1
+  cp -a "$work/tp-$1/." "$work/src/tp-$1/Contents/"
+  "$iapkg" build "$work/src/tp-$1" -o "$work/tp-$1.pkg" --level 1 >/dev/null 2>&1
+  publish "$work/tp-$1.pkg"
+  python3 - "$work/srv/$product/1.0/manifest.json" "$base/$product/1.0" "$work/curl-$1" > "$work/curl-$1.cfg" <<'PY'
 import json, sys
 for f in json.load(open(sys.argv[1]))["files"]:
     print(f'url = "{sys.argv[2]}/{f["path"]}"\noutput = "{sys.argv[3]}/{f["path"]}"')
 PY
-tp_bytes=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["totalBytes"])' "$work/srv/$tp/1.0/manifest.json")
-seconds() { local s; s=$(date +%s%N); "$@" >/dev/null 2>&1; echo $(( ($(date +%s%N) - s) / 1000000 )); }
-fetch_ms=(); curl_ms=()
-for i in 1 2 3; do
-  rm -rf "$work/tp-app" "$work/curl"
-  fetch_ms+=("$(seconds "$fetch" "$base" "$tp" --into "$work/tp-app" -q)")
-  curl_ms+=("$(seconds curl -s --create-dirs -K "$work/curl.cfg")")
-done
-matches_manifest "$work/tp-app/versions/1.0" "$work/srv/$tp/1.0/manifest.json" || fail "throughput: the fetched folder differs"
-median() { printf '%s\n' "$@" | sort -n | sed -n 2p; }
-fm=$(median "${fetch_ms[@]}"); cm=$(median "${curl_ms[@]}")
-echo "test-fetch: throughput, $tp_bytes bytes (64 MiB + 200 x 4 KiB + ContentInfo.plist): iapkg fetch ${fetch_ms[*]} ms" \
-  "(median $fm ms, $((tp_bytes / 1000 / (fm > 0 ? fm : 1))) MB/s, verified and installed), curl ${curl_ms[*]} ms (median $cm ms," \
-  "$((tp_bytes / 1000 / (cm > 0 ? cm : 1))) MB/s, one connection, written only)"
+  bytes=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["totalBytes"])' "$work/srv/$product/1.0/manifest.json")
+  files=$(grep -c '^url' "$work/curl-$1.cfg")
+  for _ in 1 2 3; do
+    rm -rf "$work/tp-app" "$work/curl-$1"
+    fetch_ms+=("$(milliseconds fetch "$base" "$product" --into "$work/tp-app" -q)")
+    curl_ms+=("$(milliseconds curl -s --create-dirs -K "$work/curl-$1.cfg")")
+  done
+  matches_manifest "$work/tp-app/versions/1.0" "$work/srv/$product/1.0/manifest.json" || fail "throughput $1: the fetched folder differs"
+  local fm cm; fm=$(median "${fetch_ms[@]}"); cm=$(median "${curl_ms[@]}")
+  echo "test-fetch: throughput, $2 ($files files, $bytes bytes): iapkg fetch ${fetch_ms[*]} ms (median $fm ms," \
+    "$((bytes / 1000 / (fm > 0 ? fm : 1))) MB/s), curl ${curl_ms[*]} ms (median $cm ms, $((bytes / 1000 / (cm > 0 ? cm : 1))) MB/s)"
+}
+mkdir -p "$work/tp-large" "$work/tp-small"
+head -c $((64 << 20)) /dev/urandom > "$work/tp-large/large.bin"
+for i in $(seq 1 500); do head -c 4096 /dev/urandom > "$work/tp-small/small-$i.bin"; done
+throughput large "one 64 MiB file"
+throughput small "500 files of 4 KiB"
 
 if [ "$failures" -gt 0 ]; then echo "test-fetch: $failures FAILED" >&2; exit 1; fi
 echo "test-fetch: all passed"

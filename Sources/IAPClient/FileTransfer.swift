@@ -25,8 +25,7 @@ struct FileTransfer {
     func run() async throws(FetchError) {
         var restarted = false
         while true {
-            let resumedFrom = try await fetch()
-            let digest = try digestOfPart()
+            let (resumedFrom, digest) = try await fetch()
             if digest == file.sha256 { return }
             removePart()
             transfers.meter.set(file.path, to: 0)
@@ -40,16 +39,17 @@ struct FileTransfer {
         }
     }
 
-    /// Brings the part to the manifest's size; returns the offset the last answer started from.
-    private func fetch() async throws(FetchError) -> UInt64 {
-        try await transfers.retrying(url) { () async throws -> UInt64 in
+    /// Brings the part to the manifest's size; returns the offset the last answer started from
+    /// and the SHA-256 of the whole part (the bytes hashed as they arrive).
+    private func fetch() async throws(FetchError) -> (start: UInt64, digest: String) {
+        try await transfers.retrying(url) { () async throws -> (start: UInt64, digest: String) in
             var have = partSize()
             if have > file.size {
                 removePart()
                 have = 0
             }
             transfers.meter.set(file.path, to: have)
-            if have == file.size { return have }
+            if have == file.size { return (have, try digestOfPart()) }
             var headers: [String: String] = [:]
             let validator = have > 0 ? (try? String(contentsOfFile: validatorPath, encoding: .utf8)) : nil
             if let validator, !validator.isEmpty {
@@ -65,19 +65,21 @@ struct FileTransfer {
             let expected = file.size
             let path = file.path
             let meter = transfers.meter
+            let partPath = part
+            var hasher = SHA256()
             _ = try await transfers.http.get(url, headers: headers) { event in
                 switch event {
                 case .response(let response):
                     try Self.checkLength(response, expected: expected, path: path)
                     switch response.statusCode {
                     case 206 where Self.rangeStart(response) == start:
-                        break
-                    case 200, 206:
+                        try Digests.update(&hasher, withFile: partPath, length: start)
+                    case 200:
                         start = 0
                         written = 0
                         try sink.truncate()
                         meter.set(path, to: 0)
-                    case 416:
+                    case 206, 416:
                         try sink.truncate()
                         throw StatusError(status: 503)
                     default:
@@ -89,12 +91,13 @@ struct FileTransfer {
                         throw FetchError.refused(path, "the server sends more than the manifest's \(expected) bytes")
                     }
                     try sink.write(piece)
+                    hasher.update(data: piece)
                     written += UInt64(piece.count)
                     meter.received(path, piece.count)
                 }
             }
             guard written == expected else { throw URLError(.networkConnectionLost) }
-            return start
+            return (start, Digests.hex(hasher.finalize()))
         }
     }
 

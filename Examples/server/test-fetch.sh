@@ -131,6 +131,17 @@ run_fetch "$lp" --into "$work/app" --json > "$work/r3.json" 2>/dev/null || fail 
 if [ "$(json_field "$work/r3.json" action)" = up-to-date ] && [ "$(requests "$m")" = 1 ]; then
   pass "nothing to do: one request (current.json), $(served "$m") bytes"
 else fail "up-to-date run made $(requests "$m") requests"; fi
+# The --json reports against their schema (python3-jsonschema, when installed).
+if python3 -c 'import jsonschema' 2>/dev/null; then
+  if python3 - "$here/../../Sources/IAPKitCLI/Schemas/fetch.schema.json" "$work"/r[123].json <<'PY'
+import json, sys, jsonschema
+schema = json.load(open(sys.argv[1]))
+for path in sys.argv[2:]:
+    jsonschema.validate(json.load(open(path)), schema)
+PY
+  then pass "the three --json reports match Sources/IAPKitCLI/Schemas/fetch.schema.json"
+  else fail "a --json report does not match fetch.schema.json"; fi
+fi
 
 # --- 2. kill -9 halfway through a large file, then resume
 slow=com.example.fetch.slow.pack

@@ -76,6 +76,22 @@ import Testing
         _ = server
     }
 
+    @Test func iapkgFetchInstallsThenHasNothingToDoWithJSONMatchingItsSchema() throws {
+        let scratch = ScratchFolder()
+        guard let (server, large) = try publish(scratch) else { return }
+        let arguments = [
+            "iapkg", "fetch", server.base.absoluteString, Self.product, "--into", scratch.at("app"), "--json",
+        ]
+        let first = try Harness.run(arguments)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stderr.contains("Installed \(Self.product) 1.0"))
+        try OutputSchemaTests.expectValid(first, "fetch.schema.json")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.at("app/current/Contents/large.bin"))) == large)
+        let second = try Harness.run(arguments)
+        #expect(second.status == 0 && second.stderr.contains("is up to date"))
+        try OutputSchemaTests.expectValid(second, "fetch.schema.json")
+    }
+
     @Test func exitStatusesWithoutAServer() throws {
         let fetch = URL(fileURLWithPath: Harness.binary).deletingLastPathComponent().appendingPathComponent(
             "iapkg-fetch")

@@ -164,10 +164,27 @@ first_run=$(served "$m" "large\.bin")
 m=$(mark)
 run_fetch "$slow" --into "$work/slow-app" --json > "$work/r4.json" 2>/dev/null || fail "resume exited $?"
 second_run=$(served "$m" "large\.bin")
-if [ "$had" -gt 0 ] && [ "$had" -lt "$large" ] && [ "$second_run" = $((large - had)) ] && [ "$(requests "$m" '^206 .*large\.bin')" = 1 ] \
+if [ "$had" -gt 0 ] && [ "$had" -lt "$large" ] && [ "$second_run" = $((large - had)) ] && [ "$(requests "$m" '^200 .*large\.bin')" = 0 ] \
    && matches_manifest "$work/slow-app/versions/1.0" "$work/srv/$slow/1.0/manifest.json" && [ ! -e "$work/slow-app/.partial" ]; then
-  pass "kill -9 at $had of $large bytes (nginx had sent $first_run); the second run fetched $second_run bytes of large.bin (206, If-Range), installed"
+  pass "kill -9 at $had of $large bytes (nginx had sent $first_run); the second run fetched $second_run bytes of large.bin ($(requests "$m" '^206 .*large\.bin') ranges of 8 MiB or less, If-Range), installed"
 else fail "resume: had $had, second run fetched $second_run of $large"; fi
+
+# The same, but the file's ETag changes meanwhile (touched on the server: same bytes, new mtime):
+# If-Range fails, nginx answers 200 with the whole file, and the client takes it whole.
+"${fetch_cmd[@]}" "$base" "$slow" --into "$work/slow-app2" -q 2>/dev/null & bg_pid=$!
+part2="$work/slow-app2/.partial/parts/$(basename "$part")"
+for _ in $(seq 1 300); do
+  [ -f "$part2" ] && [ "$(stat -c %s "$part2")" -ge $((large / 4)) ] && break
+  sleep 0.02
+done
+kill -9 "$bg_pid"; wait "$bg_pid" 2>/dev/null || true; bg_pid=""
+touch -d "+1 minute" "$work/srv/$slow/1.0/Contents/large.bin"
+m=$(mark)
+run_fetch "$slow" --into "$work/slow-app2" -q 2>/dev/null || fail "resume after a changed ETag exited $?"
+if [ "$(requests "$m" '^200 .*large\.bin')" = 1 ] && [ "$(served "$m" "large\.bin")" = "$large" ] \
+   && matches_manifest "$work/slow-app2/versions/1.0" "$work/srv/$slow/1.0/manifest.json"; then
+  pass "kill -9, then the file's ETag changed on the server: If-Range failed, the whole file came in one 200, installed"
+else fail "If-Range: $(requests "$m" '^200 .*large\.bin') answers 200, $(served "$m" "large\.bin") bytes"; fi
 
 # --- 3. current switched mid-download
 sw=com.example.fetch.slower.switch

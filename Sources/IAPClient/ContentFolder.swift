@@ -74,11 +74,10 @@ struct ContentFolder {
         }
     }
 
-    /// Moves the complete `staging` folder into place as `version` (one rename), points `current`
+    /// Moves the complete (and flushed) `staging` folder into place as `version` (one rename), points `current`
     /// at it (a new link renamed over the old one), and removes versions but it and `previous`.
     func install(_ staging: String, as version: String, previous: String?) throws(FetchError) {
         let fm = FileManager.default
-        try flush(staging)
         let destination = versions + "/" + version
         if fm.fileExists(atPath: destination) {
             let trash = partial + "/trash-" + UUID().uuidString
@@ -97,21 +96,6 @@ struct ContentFolder {
             try? fm.removeItem(atPath: versions + "/" + name)
         }
         try? fm.removeItem(atPath: partial)
-    }
-
-    /// Flushes the assembled version's files to disk before it becomes visible (files already on
-    /// disk, such as those linked from the installed version, cost next to nothing).
-    func flush(_ staging: String) throws(FetchError) {
-        let files = FileManager.default.enumerator(atPath: staging)
-        while let name = files?.nextObject() as? String {
-            let path = staging + "/" + name
-            guard
-                (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType == .typeRegular,
-                let handle = FileHandle(forUpdatingAtPath: path)
-            else { continue }
-            defer { try? handle.close() }
-            do { try handle.synchronize() } catch { throw .local(path, "cannot be flushed to disk") }
-        }
     }
 
     /// Bytes free on the folder's file system (nil when it cannot be told).

@@ -49,16 +49,17 @@ struct VersionAssembly {
             updater.url(pointer.version, "manifest.json"), limit: DeliveryDocuments.manifestLimit)
         let manifest = try DeliveryDocuments.manifest(manifestData, for: pointer)
         try ManifestCheck.check(manifest, name: "\(pointer.version)/manifest.json", limit: updater.maximumTotalBytes)
-        let staging = folder.staging(pointer.manifestSHA256)
-        folder.clean(keeping: staging, parts: Set(manifest.files.map(\.sha256)))
+        let stagingPath = folder.staging(pointer.manifestSHA256)
+        folder.clean(keeping: stagingPath, parts: Set(manifest.files.map(\.sha256)))
         // A run killed between renaming the version into place and swapping the link left it complete.
         let placed = folder.versions + "/" + pointer.version
-        if installed?.version != pointer.version, !FileManager.default.fileExists(atPath: staging),
+        if installed?.version != pointer.version, !LocalFiles.exists(stagingPath),
             let data = FileManager.default.contents(atPath: placed + "/manifest.json"),
             Digests.sha256Hex(data) == pointer.manifestSHA256
         {
-            _ = rename(placed, staging)
+            _ = rename(placed, stagingPath)
         }
+        let staging = Staging(path: stagingPath)
 
         // The plan: unchanged files come from the installed version, the rest over the network.
         let plan = UpdatePlan(from: installed.map { Self.items($0.manifest) } ?? [], to: Self.items(manifest))
@@ -66,12 +67,11 @@ struct VersionAssembly {
         var missing: [String: [VersionManifest.File]] = [:]
         var order: [String] = []
         for file in manifest.files {
-            let target = staging + "/" + file.path
-            if Self.holds(target, file) {
+            if staging.holds(file) {
                 report.filesReused += 1
                 report.bytesReused += file.size
             } else if let installed, unchanged.contains(file.path),
-                try Self.reuse(installed.folder + "/" + file.path, at: target, file)
+                try staging.reuse(installed.folder + "/" + file.path, for: file)
             {
                 report.filesReused += 1
                 report.bytesReused += file.size
@@ -95,23 +95,11 @@ struct VersionAssembly {
         report.bytesFetched = transfers.meter.bytesFetched
         report.files = manifest.fileCount
 
-        for link in manifest.symlinks {
-            let path = staging + "/" + link.path
-            try Self.makeParent(of: path)
-            try? FileManager.default.removeItem(atPath: path)
-            do {
-                try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: link.target)
-            } catch {
-                throw .local(path, "cannot be created (\(error.localizedDescription))")
-            }
-        }
+        try staging.link(manifest.symlinks)
         report.symlinks = manifest.symlinks.count
-        do {
-            try manifestData.write(to: URL(fileURLWithPath: staging + "/manifest.json"))
-        } catch {
-            throw .local(staging + "/manifest.json", "cannot be written (\(error.localizedDescription))")
-        }
-        try folder.install(staging, as: pointer.version, previous: installed?.version)
+        try staging.writeManifest(manifestData)
+        try LocalFiles.flush(staging.written.all, in: staging.path)
+        try folder.install(staging.path, as: pointer.version, previous: installed?.version)
         report.action = "installed"
         report.seconds = Date().timeIntervalSince(started)
         return report
@@ -120,7 +108,7 @@ struct VersionAssembly {
     /// Fetches each group (the files sharing one SHA-256), `parallelDownloads` at a time, and puts
     /// its files in the staging folder.
     private func fetch(
-        _ groups: [[VersionManifest.File]], version: String, folder: ContentFolder, staging: String
+        _ groups: [[VersionManifest.File]], version: String, folder: ContentFolder, staging: Staging
     ) async throws(FetchError) {
         let width = max(1, updater.parallelDownloads)
         do {
@@ -136,7 +124,7 @@ struct VersionAssembly {
                         try await FileTransfer(
                             transfers: transfers, file: first, url: updater.url(version, first.path), part: part
                         ).run()
-                        try Self.place(part, as: files.map { staging + "/" + $0.path })
+                        try staging.place(part, as: files)
                         for _ in files { transfers.meter.fileDone() }
                     }
                 }
@@ -156,63 +144,9 @@ struct VersionAssembly {
             + manifest.symlinks.map { DeliveryItem(path: $0.path, kind: "symlink", value: $0.target, size: 0) }
     }
 
-    /// True when `path` is a regular file with `file`'s size and SHA-256.
-    static func holds(_ path: String, _ file: VersionManifest.File) -> Bool {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-            attributes[.type] as? FileAttributeType == .typeRegular,
-            (attributes[.size] as? NSNumber)?.uint64Value == file.size,
-            let digest = Digests.file(path)
-        else { return false }
-        return digest.sha256 == file.sha256 && digest.size == file.size
-    }
-
-    /// Links (or copies) the installed `source` to `target` if it still holds `file`'s bytes.
-    static func reuse(_ source: String, at target: String, _ file: VersionManifest.File) throws(FetchError) -> Bool {
-        guard holds(source, file) else { return false }
-        try makeParent(of: target)
-        try? FileManager.default.removeItem(atPath: target)
-        do {
-            try FileManager.default.linkItem(atPath: source, toPath: target)
-        } catch {
-            do {
-                try FileManager.default.copyItem(atPath: source, toPath: target)
-            } catch {
-                throw .local(target, "cannot be written (\(error.localizedDescription))")
-            }
-        }
-        return true
-    }
-
-    /// Moves the verified `part` to the first of `targets` and links (or copies) it to the others.
-    static func place(_ part: String, as targets: [String]) throws(FetchError) {
-        let fm = FileManager.default
-        for target in targets { try makeParent(of: target) }
-        try? fm.removeItem(atPath: targets[0])
-        guard rename(part, targets[0]) == 0 else { throw .local(targets[0], "cannot be renamed into place") }
-        try? fm.removeItem(atPath: part + ".validator")
-        for target in targets.dropFirst() {
-            try? fm.removeItem(atPath: target)
-            if (try? fm.linkItem(atPath: targets[0], toPath: target)) == nil {
-                do { try fm.copyItem(atPath: targets[0], toPath: target) } catch {
-                    throw .local(target, "cannot be written (\(error.localizedDescription))")
-                }
-            }
-        }
-    }
-
-    /// Creates the folders above `path`.
-    static func makeParent(of path: String) throws(FetchError) {
-        let parent = (path as NSString).deletingLastPathComponent
-        do {
-            try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
-        } catch {
-            throw .local(parent, "cannot be created (\(error.localizedDescription))")
-        }
-    }
-
     /// The size of the file at `path` if it is at most `max`, else 0.
     static func size(_ path: String, max: UInt64) -> UInt64 {
-        let size = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.uint64Value ?? 0
+        let size = LocalFiles.regularSize(path) ?? 0
         return size <= max ? size : 0
     }
 }

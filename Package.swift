@@ -5,7 +5,7 @@ import PackageDescription
 ///
 /// Linux only (Debian 12, glibc): the only platform built and tested.
 ///
-/// Layers (imports point down): iapkg → IAPKitCLI → IAPKit → XarKit / BomKit / PayloadKit / XMLKit → IAPCore → C;
+/// Layers (imports point down): iapkg → IAPKitCLI → IAPKit → XarKit / BomKit / PayloadKit / XMLKit / XcodeKit → IAPCore → C;
 /// IAPRules (the rule catalogue, findings) sits under them all and depends on nothing.
 let package = Package(
     name: "iapkg",
@@ -51,13 +51,17 @@ let package = Package(
         // The component Payload: cpio (odc) written through libarchive; read by our own parser,
         // compressed with gzip, bzip2 or xz.
         .target(name: "PayloadKit", dependencies: ["CLibArchive", "IAPRules", "IAPCore"]),
+        // Xcode projects: a strict old-style property list reader, an In-App Purchase Content target's files.
+        .target(name: "XcodeKit", dependencies: ["IAPRules", "IAPCore"]),
         // What an update downloads: the plan between two versions' file lists, shared by `iapkg diff`
         // and the download client; plain Swift, no dependencies.
         .target(name: "IAPDelivery"),
         // The domain: content folders, ContentInfo, rules, build, inspect, validate, unpack.
         .target(
             name: "IAPKit",
-            dependencies: ["IAPRules", "IAPCore", "XMLKit", "XarKit", "BomKit", "PayloadKit", "IAPDelivery"]),
+            dependencies: [
+                "IAPRules", "IAPCore", "XMLKit", "XarKit", "BomKit", "PayloadKit", "XcodeKit", "IAPDelivery",
+            ]),
         // The download client: fetches a published version over HTTP (URLSession), verified, resumable,
         // in deltas, installed atomically. Foundation and swift-crypto only, so it builds for Apple platforms.
         .target(
@@ -79,26 +83,33 @@ let package = Package(
         // -sanitize=fuzzer,address -DFUZZING); a plain build makes `iapkg-fuzz TARGET FILE…`, which replays inputs.
         .target(
             name: "FuzzTargets",
-            dependencies: ["IAPKit", "IAPRules", "XarKit", "BomKit", "PayloadKit", "XMLKit", "IAPCore"]),
+            dependencies: ["IAPKit", "IAPRules", "XarKit", "BomKit", "PayloadKit", "XMLKit", "XcodeKit", "IAPCore"]),
         .executableTarget(name: "iapkg-fuzz", dependencies: ["FuzzTargets", "IAPCore"], exclude: ["README.md"]),
 
+        // What the test targets share: running the built binary, scratch folders, fixture builders.
+        .target(name: "IAPTestSupport", path: "Tests/IAPTestSupport"),
         .testTarget(name: "IAPRulesTests", dependencies: ["IAPRules"]),
         .testTarget(name: "IAPClientTests", dependencies: ["IAPClient", "IAPDelivery"]),
         .testTarget(name: "IAPCoreTests", dependencies: ["IAPCore"]),
         .testTarget(name: "XMLKitTests", dependencies: ["XMLKit"]),
-        .testTarget(name: "XarKitTests", dependencies: ["XarKit", "IAPRules", "IAPCore"]),
+        .testTarget(name: "XarKitTests", dependencies: ["XarKit", "IAPRules", "IAPCore", "IAPTestSupport"]),
         .testTarget(name: "BomKitTests", dependencies: ["BomKit", "IAPCore"]),
         .testTarget(name: "PayloadKitTests", dependencies: ["PayloadKit", "IAPCore"]),
+        .testTarget(name: "XcodeKitTests", dependencies: ["XcodeKit", "IAPRules"]),
         .testTarget(
             name: "IAPKitTests",
-            dependencies: ["IAPKit", "IAPRules", "XarKit", "BomKit", "PayloadKit", "XMLKit", "IAPCore"]),
-        .testTarget(name: "IAPKitCLITests", dependencies: ["IAPKitCLI", "IAPKit", "IAPRules", "IAPCore"]),
+            dependencies: [
+                "IAPKit", "IAPRules", "XarKit", "BomKit", "PayloadKit", "XMLKit", "IAPCore", "IAPTestSupport",
+            ]),
+        .testTarget(
+            name: "IAPKitCLITests", dependencies: ["IAPKitCLI", "IAPKit", "IAPRules", "IAPCore", "IAPTestSupport"]),
         .testTarget(
             name: "FuzzTargetsTests",
-            dependencies: ["FuzzTargets", "IAPKit", "IAPRules", "XarKit", "BomKit", "PayloadKit", "IAPCore"],
+            dependencies: ["FuzzTargets", "IAPKit", "IAPRules", "XarKit", "BomKit", "PayloadKit", "XcodeKit", "IAPCore"],
             exclude: ["Corpus", "Dictionaries", "Regressions"]),
         .testTarget(
-            name: "EndToEndTests", dependencies: ["IAPKit", "IAPRules", "XarKit", "BomKit", "IAPCore", "IAPClient"],
+            name: "EndToEndTests",
+            dependencies: ["IAPKit", "IAPRules", "XarKit", "BomKit", "IAPCore", "IAPTestSupport", "IAPClient"],
             exclude: ["Fixtures"]),
     ]
 )

@@ -1,4 +1,4 @@
-"""Issue 14's goals as tables for Benchmarks/run: peak memory per corpus, and time at 1,000,000 entries.
+"""The scale goals as tables for Benchmarks/run: peak memory per corpus, and time at 1,000,000 entries.
 
 Peak RSS: under 100 MiB for corpora below 500,000 entries (files100k, small, media, text, big2g: a
 package just under the 2 GiB cap), under 1 GiB above (files1m). Time: each work on files1m takes at
@@ -54,13 +54,13 @@ def scaling_rows(works, corpora, counts, results):
 
 def report_lines(works, corpora, counts, results, rss_text, table):
     """The goal tables for the report: memory always, time scaling when both entry corpora ran."""
-    out = ["", "Memory goals (issue 14: iapkg's peak RSS under 100 MiB below %s entries, under 1 GiB above):"
+    out = ["", "Memory goals (iapkg's peak RSS under 100 MiB below %s entries, under 1 GiB above):"
            % "{:,}".format(MEMORY_GOAL_ENTRIES), ""]
     out += table(["work", "corpus", "entries", "iapkg peak RSS MiB", "goal MiB", "holds"],
                  memory_goal_rows(works, corpora, counts, results, rss_text))
     rows = scaling_rows(works, corpora, counts, results)
     if rows:
-        out += ["", "Time goal (issue 14: median time on %s at most %gx that on %s):"
+        out += ["", "Time goal (median time on %s at most %gx that on %s):"
                 % (SCALING_PAIR[1], SCALING_GOAL, SCALING_PAIR[0]), ""]
         out += table(["work", "entries ratio", "iapkg time ratio", "bsdtar time ratio", "goal", "holds"], rows)
     return out

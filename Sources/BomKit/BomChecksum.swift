@@ -6,28 +6,28 @@ import IAPCore
 /// byte count in little-endian order (only as many bytes as it takes), then inverted. An empty input
 /// gives 0xFFFFFFFF. It is not zlib's reflected CRC-32 (go-macos-pkg docs/formats/bom.md, checked
 /// against cksum(1)).
-public struct BomChecksum: Sendable {
+package struct BomChecksum: Sendable {
     private var crc: UInt32 = 0
     /// Bytes fed to `update` so far.
-    public private(set) var byteCount: UInt64 = 0
+    package private(set) var byteCount: UInt64 = 0
 
     /// Starts a checksum over no bytes.
-    public init() {}
+    package init() {}
 
     /// Feeds more bytes.
-    public mutating func update(_ bytes: UnsafeRawBufferPointer) {
+    package mutating func update(_ bytes: UnsafeRawBufferPointer) {
         guard !bytes.isEmpty else { return }
         crc = CksumCRC.update(crc, bytes)
         byteCount &+= UInt64(bytes.count)
     }
 
     /// Feeds the bytes of an array.
-    public mutating func update(_ bytes: [UInt8]) {
+    package mutating func update(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { update($0) }
     }
 
     /// The checksum, folding in `length` as cksum does (pass the total byte count fed).
-    public func finalize(length: UInt64) -> UInt32 {
+    package func finalize(length: UInt64) -> UInt32 {
         // The length's significant bytes, least significant first.
         let count = (UInt64.bitWidth - length.leadingZeroBitCount + 7) / 8
         return ~withUnsafeBytes(of: length.littleEndian) {
@@ -36,12 +36,12 @@ public struct BomChecksum: Sendable {
     }
 
     /// The checksum of everything fed so far.
-    public func finalize() -> UInt32 {
+    package func finalize() -> UInt32 {
         finalize(length: byteCount)
     }
 
     /// The checksum of one whole byte sequence, such as a symlink's target.
-    public static func checksum(of bytes: some Sequence<UInt8>) -> UInt32 {
+    package static func checksum(of bytes: some Sequence<UInt8>) -> UInt32 {
         var checksum = BomChecksum()
         checksum.update(Array(bytes))
         return checksum.finalize()

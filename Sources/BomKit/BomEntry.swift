@@ -1,7 +1,7 @@
 /// One path of a bill of materials, as pkgbuild records it for a payload entry.
-public struct BomEntry: Equatable, Sendable {
+package struct BomEntry: Equatable, Sendable {
     /// The kind of file system object a path record describes (the record's type byte).
-    public enum Kind: Equatable, Sendable {
+    package enum Kind: Equatable, Sendable {
         /// A regular file (type 1).
         case file
         /// A directory (type 2).
@@ -13,28 +13,28 @@ public struct BomEntry: Equatable, Sendable {
     }
 
     /// Path in pkgbuild's spelling: "." for the root, "./a/b" beneath it.
-    public var path: String
+    package var path: String
     /// What the path is.
-    public var kind: Kind
+    package var kind: Kind
     /// Full `st_mode` including the type bits, as stored (0o100644, 0o040755, 0o120755, …).
-    public var mode: UInt16
+    package var mode: UInt16
     /// Owner user id.
-    public var uid: UInt32
+    package var uid: UInt32
     /// Owner group id.
-    public var gid: UInt32
+    package var gid: UInt32
     /// Modification time in seconds since 1970.
-    public var modificationTime: UInt32
+    package var modificationTime: UInt32
     /// Files: byte size; symlinks: the target's length in bytes; directories: as the caller measured it.
-    public var size: UInt64
+    package var size: UInt64
     /// The POSIX `cksum` CRC of a file's bytes or of a link's target; 0 for directories and devices.
-    public var checksum: UInt32
+    package var checksum: UInt32
     /// A symlink's target; nil for everything else.
-    public var linkTarget: String?
+    package var linkTarget: String?
     /// A device's number; nil for everything else.
-    public var device: UInt32?
+    package var device: UInt32?
 
     /// Creates an entry from its stored fields.
-    public init(
+    package init(
         path: String, kind: Kind, mode: UInt16, uid: UInt32 = 0, gid: UInt32 = 0,
         modificationTime: UInt32 = 0, size: UInt64 = 0, checksum: UInt32 = 0,
         linkTarget: String? = nil, device: UInt32? = nil

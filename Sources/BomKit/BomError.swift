@@ -1,6 +1,6 @@
 /// Why a Bom could not be read or written; every case names the place (byte offset, block index or
 /// entry) and the problem.
-public enum BomError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum BomError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The input is larger than `BomLimits.maxBytes`.
     case tooLarge(byteCount: Int, limit: Int)
     /// The input ends before the 32-byte header does.
@@ -61,7 +61,7 @@ public enum BomError: Error, Equatable, Sendable, CustomStringConvertible {
     case outputTooLarge(byteCount: Int)
 
     /// One line saying what is wrong and where.
-    public var description: String {
+    package var description: String {
         switch self {
         case .tooLarge(let byteCount, let limit):
             "Bom is \(byteCount) bytes, above the limit of \(limit)"

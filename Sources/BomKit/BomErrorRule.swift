@@ -2,5 +2,5 @@ import IAPRules
 
 extension BomError {
     /// The rule a Bom that fails to read breaks: ``Rule/shapeBom``, whatever is wrong with it.
-    public var rule: Rule { Rule.shapeBom }
+    package var rule: Rule { Rule.shapeBom }
 }

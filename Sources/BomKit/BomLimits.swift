@@ -1,22 +1,22 @@
 import IAPCore
 
 /// Caps the reader applies so hostile input costs bounded time and memory.
-public struct BomLimits: Equatable, Sendable {
+package struct BomLimits: Equatable, Sendable {
     /// Largest Bom accepted, in bytes.
-    public var maxBytes: Int
+    package var maxBytes: Int
     /// Most paths accepted in the Paths tree (and most entries in any other tree).
-    public var maxEntries: Int
+    package var maxEntries: Int
     /// Longest rebuilt path accepted, in UTF-8 bytes, counting the leading "./".
-    public var maxPathBytes: Int
+    package var maxPathBytes: Int
     /// Longest single path component accepted, in UTF-8 bytes.
-    public var maxNameBytes: Int
+    package var maxNameBytes: Int
     /// Deepest B-tree accepted (levels from the tree's root node down to its leaves).
-    public var maxTreeDepth: Int
+    package var maxTreeDepth: Int
     /// Most named variables accepted in the variable table.
-    public var maxVariables: Int
+    package var maxVariables: Int
 
     /// Creates limits; the defaults, `Limits`', fit any real content package.
-    public init(
+    package init(
         maxBytes: Int = Limits.bomBytes, maxEntries: Int = Limits.bomEntries, maxPathBytes: Int = Limits.bomPathBytes,
         maxNameBytes: Int = Limits.componentBytes, maxTreeDepth: Int = Limits.bomTreeDepth,
         maxVariables: Int = Limits.bomVariables

@@ -1,9 +1,9 @@
 import IAPCore
 
 /// Reads a Bom strictly, rebuilding each path from its parent chain.
-public enum BomReader {
+package enum BomReader {
     /// The Bom's paths in stored order: by (parent id, name), the root "." first.
-    public static func read(_ bytes: [UInt8], limits: BomLimits = .init()) throws(BomError) -> [BomEntry] {
+    package static func read(_ bytes: [UInt8], limits: BomLimits = .init()) throws(BomError) -> [BomEntry] {
         let tree = try readTree(bytes, limits: limits)
         var paths = [String](repeating: ".", count: tree.nodes.count)
         tree.forEachIndexDepthFirst { path, index in paths[index] = "./" + String(decoding: path, as: UTF8.self) }
@@ -17,7 +17,7 @@ public enum BomReader {
     }
 
     /// The Bom's paths as a ``BomTree``, with every check ``read(_:limits:)`` makes.
-    public static func readTree(_ bytes: [UInt8], limits: BomLimits = .init()) throws(BomError) -> BomTree {
+    package static func readTree(_ bytes: [UInt8], limits: BomLimits = .init()) throws(BomError) -> BomTree {
         let file = try BomFile(bytes, limits: limits)
         let infoBlock = try file.variable(BomLayout.bomInfoName)
         let pathsTree = try file.variable(BomLayout.pathsName)

@@ -2,21 +2,21 @@
 /// names and link targets stay in the Bom's bytes (no String per path, and a node is plain bytes to
 /// copy), and every node's children lie side by side in stored order, sorted by name, so a
 /// depth-first walk lists the paths in byte order without a sort.
-public struct BomTree: Sendable {
+package struct BomTree: Sendable {
     /// One path record and where its name lies.
-    public struct Node: Sendable {
+    package struct Node: Sendable {
         /// What the path is.
-        public var kind: BomEntry.Kind
+        package var kind: BomEntry.Kind
         /// Full `st_mode` including the type bits, as stored.
-        public var mode: UInt16
+        package var mode: UInt16
         /// Owner user id.
-        public var uid: UInt32
+        package var uid: UInt32
         /// Owner group id.
-        public var gid: UInt32
+        package var gid: UInt32
         /// Modification time in seconds since 1970.
-        public var modificationTime: UInt32
+        package var modificationTime: UInt32
         /// Files: byte size (Size64 applied); symlinks: the target's length; directories: as stored.
-        public var size: UInt64
+        package var size: UInt64
         /// The record's checksum-or-device field.
         var checksumOrDevice: UInt32
         /// Where a symlink's target (checked UTF-8) lies in `bytes`; length 0 for everything else
@@ -37,19 +37,19 @@ public struct BomTree: Sendable {
         var badLinkTarget = false
 
         /// The POSIX `cksum` CRC of a file's bytes or of a link's target; 0 for devices.
-        public var checksum: UInt32 { kind == .device ? 0 : checksumOrDevice }
+        package var checksum: UInt32 { kind == .device ? 0 : checksumOrDevice }
         /// A device's number; nil for everything else.
-        public var device: UInt32? { kind == .device ? checksumOrDevice : nil }
+        package var device: UInt32? { kind == .device ? checksumOrDevice : nil }
         /// The tree's root ("."), the one node without a parent.
-        public var isRoot: Bool { parent < 0 }
+        package var isRoot: Bool { parent < 0 }
         /// Whether the node has a link target (only symlinks do).
-        public var hasLinkTarget: Bool { linkTargetLength > 0 }
+        package var hasLinkTarget: Bool { linkTargetLength > 0 }
     }
 
     /// The Bom itself: names point into it.
     let bytes: [UInt8]
     /// Every path record in stored order: by (parent id, name), the root "." first.
-    public let nodes: [Node]
+    package let nodes: [Node]
     /// The root's index in `nodes`.
     let root: Int
     /// The longest path below the root, in bytes ("a/b", without "./").
@@ -61,21 +61,21 @@ public struct BomTree: Sendable {
     /// Calls `body` for every path below the root, depth-first, each folder's entries right after
     /// it, siblings in byte order of their names. `path` is relative to the root ("Contents/a.png",
     /// without "./") and valid only during the call.
-    public func forEachDepthFirst(
+    package func forEachDepthFirst(
         _ body: (_ path: UnsafeBufferPointer<UInt8>, _ node: Node) throws -> Void
     ) rethrows {
         try forEachIndexDepthFirst { path, index in try body(path, nodes[index]) }
     }
 
     /// A symlink's target; nil for every other node.
-    public func linkTarget(of node: Node) -> String? {
+    package func linkTarget(of node: Node) -> String? {
         guard node.hasLinkTarget else { return nil }
         let start = Int(node.linkTargetStart)
         return String(decoding: bytes[start..<start + Int(node.linkTargetLength)], as: UTF8.self)
     }
 
     /// ``forEachDepthFirst(_:)`` with each node's index in `nodes`.
-    public func forEachIndexDepthFirst(
+    package func forEachIndexDepthFirst(
         _ body: (_ path: UnsafeBufferPointer<UInt8>, _ index: Int) throws -> Void
     ) rethrows {
         // Every path was measured when the tree was checked: one buffer holds the longest.

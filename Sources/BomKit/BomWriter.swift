@@ -3,9 +3,9 @@
 /// Variables `BomInfo`, `Paths`, `HLIndex`, `VIndex`, `Size64`, in that order. Path ids are
 /// 1, 2, 3, … in input order (the caller's walk order, parents first); the Paths leaves are sorted
 /// by (parent id, name bytes), the order lsbom requires. Same input, same bytes.
-public enum BomWriter {
+package enum BomWriter {
     /// Encodes `entries` (parents before children; the first is the root ".").
-    public static func write(_ entries: [BomEntry]) throws(BomError) -> [UInt8] {
+    package static func write(_ entries: [BomEntry]) throws(BomError) -> [UInt8] {
         let paths = try resolve(entries)
         // About 230 bytes and 7 blocks per path, as pkgbuild lays them out (701,133 blocks for
         // 100,103 paths): a table reserved too small doubles, to 9.6 MB there.

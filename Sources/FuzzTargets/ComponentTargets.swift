@@ -14,10 +14,12 @@ enum ComponentTargets {
 
     /// A Payload through `PayloadReader`: every entry's header, and the data of every other entry
     /// (the rest are skipped, as a reader that only lists does). Input that does not start with a
-    /// gzip, bzip2 or xz magic is taken as raw cpio and gzip'd first, so the cpio parser is reached.
+    /// gzip, bzip2, xz or pbzx magic is taken as raw cpio and gzip'd first, so the cpio parser is reached.
     static func readPayload(_ input: [UInt8]) {
         var bytes = input
-        let magics: [[UInt8]] = [[0x1f, 0x8b], Array("BZh".utf8), [0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00]]
+        let magics: [[UInt8]] = [
+            [0x1f, 0x8b], Array("BZh".utf8), [0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00], Array("pbzx".utf8),
+        ]
         if !magics.contains(where: { input.starts(with: $0) }) {
             bytes = (try? Deflater.compress(input, format: .gzip, level: 1)) ?? []
         }

@@ -1,7 +1,7 @@
 /// One parser of untrusted bytes, as libFuzzer drives it: `run` takes any bytes and must return
 /// (errors and findings are the expected outcome); a trap, a sanitizer report, a hang or unbounded
 /// memory is a finding.
-public enum FuzzTarget: String, CaseIterable, Sendable {
+package enum FuzzTarget: String, CaseIterable, Sendable {
     /// The xar header and TOC: `XarArchive.open` (a raw xar, or TOC XML wrapped into a valid container).
     case xar
     /// The heap data streams: one entry decoded (stored, zlib, bzip2, lzma, xz) with both checksums.
@@ -12,16 +12,19 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case productDocuments = "product-documents"
     /// A component's Bom (BOMStore).
     case bom
-    /// A component's Payload: gzip, bzip2 or xz, then cpio (raw cpio is gzip'd first).
+    /// A component's Payload: gzip, bzip2, xz or pbzx, then cpio (raw cpio is gzip'd first).
     case payload
     /// A whole package through `PackageValidator.validate` and `PackageInspector.inspect`.
     case validate
     /// A content folder described by the input, packaged with valid checksums (tree or product
     /// layout), then validated, inspected and, when valid, unpacked into a sandbox: the content rules.
     case content
+    /// An Xcode project's `project.pbxproj`: the old-style property list reader and the content
+    /// target's resolution (settings, paths, Resources phase).
+    case pbxproj
 
     /// Runs one input through the target.
-    public func run(_ bytes: [UInt8]) {
+    package func run(_ bytes: [UInt8]) {
         switch self {
         case .xar: XarTargets.openArchive(bytes)
         case .xarData: XarTargets.readEntryData(bytes)
@@ -31,12 +34,13 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .payload: ComponentTargets.readPayload(bytes)
         case .validate: PackageTargets.validate(bytes)
         case .content: ContentTargets.validateAndUnpack(bytes)
+        case .pbxproj: ProjectTargets.readProject(bytes)
         }
     }
 
     /// The libFuzzer dictionary (`-dict=`) that suits the target, by file name in
     /// Tests/FuzzTargetsTests/Dictionaries: the format's element names, markers and magics.
-    public var dictionaryName: String {
+    package var dictionaryName: String {
         switch self {
         case .xar, .xarData, .validate: "xar-toc.dict"
         case .contentInfo: "plist.dict"
@@ -44,6 +48,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .bom: "bom.dict"
         case .payload: "payload.dict"
         case .content: "content.dict"
+        case .pbxproj: "pbxproj.dict"
         }
     }
 }

@@ -1,11 +1,11 @@
-public import IAPCore
+package import IAPCore
 
 /// Runs saved inputs through a target without libFuzzer: to reproduce a finding in a plain debug
 /// build (the Swift runtime's backtrace names the line), or to check a corpus.
-public enum Replay {
+package enum Replay {
     /// Runs every file named in `paths` (folders: the regular files directly inside them, in name
     /// order) through `target`; returns how many inputs ran. Throws when a path cannot be read.
-    public static func run(_ target: FuzzTarget, paths: [String], log: (String) -> Void) throws(SystemError) -> Int {
+    package static func run(_ target: FuzzTarget, paths: [String], log: (String) -> Void) throws(SystemError) -> Int {
         var count = 0
         for path in paths {
             for file in try inputs(at: path) {
@@ -18,7 +18,7 @@ public enum Replay {
     }
 
     /// The files at `path`: itself, or the regular files directly inside it, in name order.
-    public static func inputs(at path: String) throws(SystemError) -> [String] {
+    package static func inputs(at path: String) throws(SystemError) -> [String] {
         guard try FileStatus.of(path).isDirectory else { return [path] }
         do {
             let folder = try DirectoryHandle.open(path)
@@ -31,7 +31,7 @@ public enum Replay {
     }
 
     /// The bytes of the file at `path`.
-    public static func read(_ path: String) throws(SystemError) -> [UInt8] {
+    package static func read(_ path: String) throws(SystemError) -> [UInt8] {
         do {
             let file = try FileDescriptor.openForReading(path)
             return try file.read(count: Int(try file.size()), at: 0)

@@ -1,16 +1,16 @@
 /// One file or symlink of a version, as an update compares it.
-public struct DeliveryItem: Sendable, Equatable {
+package struct DeliveryItem: Sendable, Equatable {
     /// The path relative to the version folder (`ContentInfo.plist`, `Contents/…`).
-    public var path: String
+    package var path: String
     /// `file` or `symlink` (any other kind compares by kind and value alike).
-    public var kind: String
+    package var kind: String
     /// A file's SHA-256 (lowercase hex), a symlink's target.
-    public var value: String
+    package var value: String
     /// A file's size in bytes (0 for anything else).
-    public var size: UInt64
+    package var size: UInt64
 
     /// An item of `kind` at `path` whose content is `value`.
-    public init(path: String, kind: String, value: String, size: UInt64) {
+    package init(path: String, kind: String, value: String, size: UInt64) {
         self.path = path
         self.kind = kind
         self.value = value
@@ -21,26 +21,26 @@ public struct DeliveryItem: Sendable, Equatable {
 /// What going from one version to another takes: the items added, changed (same path, other
 /// content), unchanged and removed, and the bytes to download. `iapkg diff` prints it; the
 /// download client fetches `added` and `changed` and reuses `unchanged` from the installed version.
-public struct UpdatePlan: Sendable {
+package struct UpdatePlan: Sendable {
     /// An item whose path is in both versions with different content.
-    public struct Change: Sendable, Equatable {
+    package struct Change: Sendable, Equatable {
         /// The item in the old version.
-        public var old: DeliveryItem
+        package var old: DeliveryItem
         /// The item in the new version.
-        public var new: DeliveryItem
+        package var new: DeliveryItem
     }
 
     /// Items of the new version whose path the old one lacks, in the new version's order.
-    public var added: [DeliveryItem] = []
+    package var added: [DeliveryItem] = []
     /// Items at the same path with another kind or content, in the new version's order.
-    public var changed: [Change] = []
+    package var changed: [Change] = []
     /// Items of the new version identical in the old one (same path, kind and content).
-    public var unchanged: [DeliveryItem] = []
+    package var unchanged: [DeliveryItem] = []
     /// Items of the old version whose path the new one lacks, in the old version's order.
-    public var removed: [DeliveryItem] = []
+    package var removed: [DeliveryItem] = []
 
     /// The plan from `old` to `new` (each path at most once on each side).
-    public init(from old: [DeliveryItem], to new: [DeliveryItem]) {
+    package init(from old: [DeliveryItem], to new: [DeliveryItem]) {
         var before: [String: DeliveryItem] = [:]
         before.reserveCapacity(old.count)
         for item in old { before[item.path] = item }
@@ -62,7 +62,7 @@ public struct UpdatePlan: Sendable {
     }
 
     /// Bytes of the files added or changed: what fetching them one by one downloads.
-    public var downloadBytes: UInt64 {
+    package var downloadBytes: UInt64 {
         added.reduce(0) { $0 &+ ($1.kind == "file" ? $1.size : 0) }
             &+ changed.reduce(0) { $0 &+ ($1.new.kind == "file" ? $1.new.size : 0) }
     }

@@ -18,6 +18,8 @@ public enum RuleFamily: String, CaseIterable, Codable, Sendable {
     case hygiene
     /// What `iapkg serve` reports when a valid package cannot be installed.
     case store
+    /// An In-App Purchase Content Xcode project that `build`, `validate` or `init --from` reads.
+    case xcode
 
     /// The group's name in README's rule table.
     public var title: String {
@@ -31,6 +33,7 @@ public enum RuleFamily: String, CaseIterable, Codable, Sendable {
         case .entries: "entries"
         case .hygiene: "hygiene"
         case .store: "store (`iapkg serve`)"
+        case .xcode: "Xcode project (`PROJECT.xcodeproj`)"
         }
     }
 }

@@ -20,12 +20,14 @@ extension Rule {
     static let entry = EntryRules()
     static let hygiene = HygieneRules()
     static let store = StoreRules()
+    static let pbzx = PbzxRules()
+    static let xcode = XcodeRules()
 
     /// The groups whose rules belong to `family`, in README's order.
     static func groups(of family: RuleFamily) -> [any RuleGroup] {
         switch family {
         case .container: [containerArchive, containerEntry, signature]
-        case .shape: [shape]
+        case .shape: [shape, pbzx]
         case .contentInfo: [contentInfo]
         case .size: [size]
         case .executable: [executable]
@@ -33,6 +35,7 @@ extension Rule {
         case .entries: [entry]
         case .hygiene: [hygiene]
         case .store: [store]
+        case .xcode: [xcode]
         }
     }
 
@@ -51,4 +54,6 @@ extension Rule {
     public static subscript(dynamicMember rule: KeyPath<EntryRules, Rule>) -> Rule { entry[keyPath: rule] }
     public static subscript(dynamicMember rule: KeyPath<HygieneRules, Rule>) -> Rule { hygiene[keyPath: rule] }
     public static subscript(dynamicMember rule: KeyPath<StoreRules, Rule>) -> Rule { store[keyPath: rule] }
+    public static subscript(dynamicMember rule: KeyPath<PbzxRules, Rule>) -> Rule { pbzx[keyPath: rule] }
+    public static subscript(dynamicMember rule: KeyPath<XcodeRules, Rule>) -> Rule { xcode[keyPath: rule] }
 }

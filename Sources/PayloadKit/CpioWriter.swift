@@ -9,7 +9,7 @@ internal import CLibArchive
 /// scan for each such entry, which makes 20,000 folders cost seconds), mtimes as given, paths
 /// exactly as given. No block padding:
 /// the output ends right after the `TRAILER!!!` entry.
-public final class CpioWriter {
+package final class CpioWriter {
     let handle: ArchiveWriteHandle
     private let entry: ArchiveEntryHandle
     private var nextInode: UInt64 = 1
@@ -17,7 +17,7 @@ public final class CpioWriter {
     private var isFinished = false
 
     /// Starts an odc archive whose raw bytes are handed to `sink` as libarchive produces them.
-    public init(sink: @escaping (UnsafeRawBufferPointer) throws -> Void) throws(PayloadError) {
+    package init(sink: @escaping (UnsafeRawBufferPointer) throws -> Void) throws(PayloadError) {
         handle = try ArchiveWriteHandle(sink: sink)
         entry = try ArchiveEntryHandle()
         try handle.check(archive_write_set_format_cpio_odc(handle.pointer), "archive_write_set_format_cpio_odc")
@@ -29,7 +29,7 @@ public final class CpioWriter {
     }
 
     /// Adds a directory entry (`mode` holds permission bits only, e.g. 0o755).
-    public func addDirectory(path: String, mode: UInt16, modificationTime: Int64) throws(PayloadError) {
+    package func addDirectory(path: String, mode: UInt16, modificationTime: Int64) throws(PayloadError) {
         try guarded { () throws(PayloadError) in
             try writeHeader(
                 path: path, type: FileTypeBits.directory, mode: mode, nlink: 1,
@@ -38,7 +38,7 @@ public final class CpioWriter {
     }
 
     /// Adds a symbolic link whose data is `target`, stored exactly as given.
-    public func addSymlink(path: String, target: String, mode: UInt16, modificationTime: Int64) throws(PayloadError) {
+    package func addSymlink(path: String, target: String, mode: UInt16, modificationTime: Int64) throws(PayloadError) {
         try guarded { () throws(PayloadError) in
             guard !target.isEmpty, !target.utf8.contains(0) else {
                 throw .invalidLinkTarget(path: path, target: target)
@@ -50,7 +50,7 @@ public final class CpioWriter {
     }
 
     /// Header first, then `body` is called with a writer closure that must be fed exactly `size` bytes.
-    public func addFile(
+    package func addFile(
         path: String, mode: UInt16, modificationTime: Int64, size: UInt64,
         body: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void
     ) throws(PayloadError) {
@@ -86,7 +86,7 @@ public final class CpioWriter {
     }
 
     /// Ends the archive: writes the `TRAILER!!!` entry. The writer accepts nothing afterwards.
-    public func finish() throws(PayloadError) {
+    package func finish() throws(PayloadError) {
         try guarded { () throws(PayloadError) in
             isFinished = true
             try handle.close()

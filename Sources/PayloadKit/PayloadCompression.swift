@@ -1,23 +1,26 @@
 internal import IAPCore
 
 /// How a component Payload is compressed, told by its first bytes: gzip (what pkgbuild and iapkg
-/// write), bzip2 or xz.
-public enum PayloadCompression: String, Equatable, Sendable {
+/// write), bzip2, xz, or pbzx (chunks of xz, what `pkgbuild --compression latest` writes).
+package enum PayloadCompression: String, Equatable, Sendable, CaseIterable {
     case gzip
     case bzip2
     case xz
+    case pbzx
 
     /// Leading bytes read to tell the formats apart (the xz magic is the longest).
     static let sniffLength = 6
     static let gzipMagic: [UInt8] = [0x1f, 0x8b]
     static let bzip2Magic: [UInt8] = Array("BZh".utf8)
     static let xzMagic: [UInt8] = [0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00]
+    static let pbzxMagic: [UInt8] = PbzxDecoder.magic
 
-    /// The compression `leading` starts with, or nil if it is none of the three.
-    public static func detect(_ leading: [UInt8]) -> PayloadCompression? {
+    /// The compression `leading` starts with, or nil if it is none of the four.
+    package static func detect(_ leading: [UInt8]) -> PayloadCompression? {
         if leading.starts(with: gzipMagic) { return .gzip }
         if leading.starts(with: bzip2Magic) { return .bzip2 }
         if leading.starts(with: xzMagic) { return .xz }
+        if leading.starts(with: pbzxMagic) { return .pbzx }
         return nil
     }
 
@@ -25,16 +28,16 @@ public enum PayloadCompression: String, Equatable, Sendable {
     static func describeUnrecognized(_ leading: [UInt8]) -> String {
         guard !leading.isEmpty else {
             return
-                "the payload is empty; it must be a cpio archive compressed with gzip, bzip2 or xz — rebuild the package"
+                "the payload is empty; it must be a cpio archive compressed with gzip, bzip2, xz or pbzx — rebuild the package"
         }
         let guess = guessFormat(leading).map { " (\($0))" } ?? ""
         let bytes = leading.map { Hex.encode([$0]) }.joined(separator: " ")
         return
-            "the payload starts with bytes \(bytes)\(guess), not gzip (1f 8b), bzip2 (\"BZh\") or xz (fd 37 7a 58 5a 00) data; "
+            "the payload starts with bytes \(bytes)\(guess), not gzip (1f 8b), bzip2 (\"BZh\"), xz (fd 37 7a 58 5a 00) or pbzx (\"pbzx\") data; "
             + "recompress its cpio archive with gzip (what pkgbuild and iapkg build write) and rebuild the package"
     }
 
-    /// A guess at a format other than the three, from its magic bytes.
+    /// A guess at a format other than the four, from its magic bytes.
     private static func guessFormat(_ leading: [UInt8]) -> String? {
         let known: [([UInt8], String)] = [
             (Array("070701".utf8), "an uncompressed cpio newc archive"),
@@ -44,7 +47,6 @@ public enum PayloadCompression: String, Equatable, Sendable {
             ([0xc7, 0x71], "an uncompressed binary cpio archive"),
             ([0x71, 0xc7], "an uncompressed binary cpio archive"),
             ([0x28, 0xb5, 0x2f, 0xfd], "zstd?"),
-            (Array("pbzx".utf8), "Apple pbzx?"),
             ([0x5d, 0x00, 0x00], "lzma alone?"),
             ([0x04, 0x22, 0x4d, 0x18], "lz4?"),
             (Array("PK".utf8), "zip?"),

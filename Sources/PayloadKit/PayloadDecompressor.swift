@@ -12,7 +12,7 @@ protocol BlockDecoding: AnyObject {
 
 extension GzipMemberDecoder: BlockDecoding {}
 
-/// Decodes a Payload compressed with gzip, bzip2 or xz, told apart by its first bytes, under one
+/// Decodes a Payload compressed with gzip, bzip2, xz or pbzx, told apart by its first bytes, under one
 /// cap on decoded bytes; any other start is an error that names what was found.
 final class PayloadDecompressor: BlockDecoding {
     private let maxDecodedBytes: UInt64
@@ -48,6 +48,7 @@ final class PayloadDecompressor: BlockDecoding {
                 CompressedStreamDecoder(
                     codec: .xz, magic: PayloadCompression.xzMagic,
                     maxDecodedBytes: maxDecodedBytes, source: replay.read)
+            case .pbzx: PbzxDecoder(maxDecodedBytes: maxDecodedBytes, source: replay.read)
             case nil: throw PayloadError.unrecognizedCompression(leadingBytes: leading)
             }
         inner = decoder

@@ -1,39 +1,39 @@
 /// One cpio entry of a payload, as its header states it (names are reported, never judged).
-public struct PayloadEntry: Equatable, Sendable {
+package struct PayloadEntry: Equatable, Sendable {
     /// What an entry is, decided from its type bits, its symlink target and its hard-link target.
-    public enum Kind: Equatable, Sendable {
+    package enum Kind: Equatable, Sendable {
         case file, directory, symlink, hardlink, fifo, characterDevice, blockDevice, socket
         /// A file-type field (st_mode & 0o170000) that names no known type.
         case unknown(UInt32)
     }
 
     /// The stored name, byte for byte (e.g. `./Contents/x`; `.` for the root).
-    public var path: String
+    package var path: String
     /// The entry's type; a symlink target makes it `.symlink`, else a hard-link target `.hardlink`.
-    public var kind: Kind
+    package var kind: Kind
     /// The full st_mode: type bits and permission bits.
-    public var mode: UInt32
+    package var mode: UInt32
     /// Owner user id.
-    public var uid: UInt32
+    package var uid: UInt32
     /// Owner group id.
-    public var gid: UInt32
+    package var gid: UInt32
     /// Data size from the header.
-    public var size: UInt64
+    package var size: UInt64
     /// Modification time in seconds since 1970.
-    public var modificationTime: Int64
+    package var modificationTime: Int64
     /// A symlink's target.
-    public var linkTarget: String?
+    package var linkTarget: String?
     /// For a hard link, the path of the earlier entry it links to.
-    public var hardlinkTarget: String?
+    package var hardlinkTarget: String?
     /// The inode number from the header.
-    public var inode: UInt64
+    package var inode: UInt64
     /// The link count from the header.
-    public var nlink: UInt32
+    package var nlink: UInt32
     /// Byte offset of the entry's header in the decoded cpio stream.
-    public var headerOffset: UInt64
+    package var headerOffset: UInt64
 
     /// Builds an entry from field values (for tests and for callers that compare listings).
-    public init(
+    package init(
         path: String, kind: Kind, mode: UInt32, uid: UInt32 = 0, gid: UInt32 = 0, size: UInt64,
         modificationTime: Int64, linkTarget: String? = nil, hardlinkTarget: String? = nil,
         inode: UInt64, nlink: UInt32, headerOffset: UInt64

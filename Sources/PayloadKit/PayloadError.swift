@@ -1,5 +1,5 @@
 /// Everything that can go wrong while writing or reading a component Payload (gzip'd cpio).
-public enum PayloadError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum PayloadError: Error, Equatable, Sendable, CustomStringConvertible {
     /// libarchive could not allocate a handle or an entry (out of memory).
     case libraryUnavailable(String)
     /// libarchive reported a failure while writing; `message` is its `archive_error_string`.
@@ -46,6 +46,8 @@ public enum PayloadError: Error, Equatable, Sendable, CustomStringConvertible {
     case truncatedCompressed(format: String, offset: UInt64)
     /// Bytes after the last bzip2 or xz stream that do not start another stream of that format.
     case junkAfterCompressed(format: String, offset: UInt64)
+    /// A pbzx Payload whose framing is broken, at this byte offset of the Payload.
+    case malformedPbzx(PbzxFault, offset: UInt64)
     /// Decoding would pass the cap on decoded bytes (a decompression bomb, or a cap set too low).
     case decompressionBomb(limit: UInt64, compressedOffset: UInt64)
     /// Non-NUL bytes after the cpio `TRAILER!!!` entry, at this decoded offset.
@@ -62,7 +64,7 @@ public enum PayloadError: Error, Equatable, Sendable, CustomStringConvertible {
     /// `readData` was called with no current entry.
     case noCurrentEntry
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .libraryUnavailable(let what):
             "libarchive could not create \(what) (out of memory?)"
@@ -109,6 +111,8 @@ public enum PayloadError: Error, Equatable, Sendable, CustomStringConvertible {
             "the payload ends inside a \(format) stream at compressed byte \(offset); the file is truncated"
         case .junkAfterCompressed(let format, let offset):
             "the payload has bytes after its \(format) stream at compressed byte \(offset) that do not start another \(format) stream"
+        case .malformedPbzx(let fault, let offset):
+            "\(fault) (at byte \(offset) of the Payload); rebuild the package (pkgbuild, or iapkg build --payload-compression pbzx)"
         case .decompressionBomb(let limit, let offset):
             "the payload decodes to more than \(limit) bytes (stopped at compressed byte \(offset)); a decompression bomb or a cap set too low"
         case .dataAfterTrailer(let offset):
@@ -125,6 +129,16 @@ public enum PayloadError: Error, Equatable, Sendable, CustomStringConvertible {
             }
         case .noCurrentEntry:
             "no current entry: call nextEntry() before readData(into:)"
+        }
+    }
+}
+
+extension PayloadError {
+    /// The byte of the compressed Payload a framing fault lies at, where the error names one exactly.
+    package var payloadOffset: UInt64? {
+        switch self {
+        case .malformedPbzx(_, let offset): offset
+        default: nil
         }
     }
 }

@@ -1,6 +1,6 @@
 /// Reads a compressed cpio payload from a source of compressed bytes.
 ///
-/// Decodes gzip, bzip2 or xz itself (PayloadDecompressor, told apart by the first bytes; several
+/// Decodes gzip, bzip2, xz or pbzx itself (PayloadDecompressor, told apart by the first bytes; several
 /// members or streams may follow each other, anything else after the last one is an error) under a
 /// cap on decoded bytes, and parses the cpio strictly and in one pass: odc,
 /// newc and newc-crc, one format per payload, every header field a digit of its radix, names
@@ -8,7 +8,7 @@
 /// linear time: a table keyed by (dev, ino) holds only non-directories whose link count is above 1.
 /// `nextEntry()` returns nil only after the whole stream was decoded and everything after
 /// `TRAILER!!!` was found to be NUL padding. The first error ends the reader: later calls throw it again.
-public final class PayloadReader {
+package final class PayloadReader {
     /// The entry whose data `readData` returns.
     private struct Current {
         var path: String
@@ -35,7 +35,7 @@ public final class PayloadReader {
     private var scratch: [UInt8] = []
 
     /// Opens a payload; `source` fills the buffer it is given and returns the count, 0 at the end.
-    public init(
+    package init(
         maxDecodedBytes: UInt64,
         source: @escaping (UnsafeMutableRawBufferPointer) throws -> Int
     ) throws(PayloadError) {
@@ -46,10 +46,10 @@ public final class PayloadReader {
     }
 
     /// Decoded (raw cpio) bytes produced so far.
-    public var decodedBytes: UInt64 { stream.decodedBytes }
+    package var decodedBytes: UInt64 { stream.decodedBytes }
 
     /// The next entry's header, or nil after the trailer; skips any unread data of the current entry.
-    public func nextEntry() throws(PayloadError) -> PayloadEntry? {
+    package func nextEntry() throws(PayloadError) -> PayloadEntry? {
         try guarded { () throws(PayloadError) -> PayloadEntry? in
             guard !reachedEnd else { return nil }
             try finishCurrent()
@@ -58,7 +58,7 @@ public final class PayloadReader {
     }
 
     /// Reads the current entry's data into `buffer`; returns 0 at its end (or for an empty buffer).
-    public func readData(into buffer: UnsafeMutableRawBufferPointer) throws(PayloadError) -> Int {
+    package func readData(into buffer: UnsafeMutableRawBufferPointer) throws(PayloadError) -> Int {
         try guarded { () throws(PayloadError) -> Int in
             guard var entry = current else { throw .noCurrentEntry }
             guard entry.remaining > 0, !buffer.isEmpty else { return 0 }
@@ -77,7 +77,7 @@ public final class PayloadReader {
 
     /// Hands the current entry's next run of data to `visit` where it was decoded (no copy; valid only
     /// during the call); returns its length, 0 at the entry's end. Checked as `readData` checks.
-    public func visitData(_ visit: (UnsafeRawBufferPointer) -> Void) throws(PayloadError) -> Int {
+    package func visitData(_ visit: (UnsafeRawBufferPointer) -> Void) throws(PayloadError) -> Int {
         try guarded { () throws(PayloadError) -> Int in
             guard var entry = current else { throw .noCurrentEntry }
             guard entry.remaining > 0 else { return 0 }

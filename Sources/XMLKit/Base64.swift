@@ -1,5 +1,5 @@
 /// Base64 (RFC 4648, standard alphabet, padded): plist `<data>`, xar `enctype="base64"` names.
-public enum Base64 {
+package enum Base64 {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
     /// The 6-bit value of each alphabet byte, 0xFF for bytes outside the alphabet.
@@ -10,7 +10,7 @@ public enum Base64 {
     }()
 
     /// `bytes` encoded, with padding, on one line.
-    public static func encode(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
+    package static func encode(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity((bytes.count + 2) / 3 * 4)
         var index = bytes.startIndex
@@ -31,7 +31,7 @@ public enum Base64 {
 
     /// The bytes `text` encodes; XML whitespace anywhere is skipped. Nil when a character is outside the
     /// alphabet, the length is not a multiple of 4, or padding is anywhere but the end.
-    public static func decode(_ text: String) -> [UInt8]? {
+    package static func decode(_ text: String) -> [UInt8]? {
         var symbols: [UInt8] = []
         symbols.reserveCapacity(text.utf8.count)
         for byte in text.utf8 where ![0x20, 0x09, 0x0A, 0x0D].contains(byte) { symbols.append(byte) }

@@ -7,10 +7,10 @@ internal import IAPCore
 /// consumed-byte count at the value's start and end events locates the `<string>` element, whose content
 /// bytes are then replaced by the new text, escaped. The result is read again and must equal the
 /// original with only that value changed.
-public enum PropertyListEditor {
+package enum PropertyListEditor {
     /// `bytes` with the content of the `<string>` under top-level `key` replaced by `newValue`; only UTF-8
     /// XML plists whose root is a dict, and the key must be present once with a string value.
-    public static func replacingString(
+    package static func replacingString(
         forTopLevelKey key: String, with newValue: String, in bytes: [UInt8],
         maxBytes: Int = PropertyListReader.maxBytes
     ) throws(PropertyListError) -> [UInt8] {

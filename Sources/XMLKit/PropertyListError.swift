@@ -1,7 +1,7 @@
 /// Why a property list was refused, and where: line and column for XML, byte offset for binary.
-public struct PropertyListError: Error, Equatable, Sendable, CustomStringConvertible {
+package struct PropertyListError: Error, Equatable, Sendable, CustomStringConvertible {
     /// What kind of problem it is.
-    public enum Kind: String, Equatable, Sendable {
+    package enum Kind: String, Equatable, Sendable {
         /// The input is larger than allowed.
         case tooLarge
         /// Not well-formed XML, or a binary plist whose header or trailer is broken.
@@ -37,7 +37,7 @@ public struct PropertyListError: Error, Equatable, Sendable, CustomStringConvert
     }
 
     /// Where in the input the problem is.
-    public enum Location: Equatable, Sendable {
+    package enum Location: Equatable, Sendable {
         /// No useful position.
         case unknown
         /// 1-based line and column in an XML plist.
@@ -47,21 +47,21 @@ public struct PropertyListError: Error, Equatable, Sendable, CustomStringConvert
     }
 
     /// What kind of problem it is.
-    public var kind: Kind
+    package var kind: Kind
     /// What is wrong, and what to do, in words.
-    public var message: String
+    package var message: String
     /// Where it is.
-    public var location: Location
+    package var location: Location
 
     /// Makes an error of `kind` at `location`.
-    public init(_ kind: Kind, _ message: String, at location: Location = .unknown) {
+    package init(_ kind: Kind, _ message: String, at location: Location = .unknown) {
         self.kind = kind
         self.message = message
         self.location = location
     }
 
     /// The message, prefixed with the location when there is one.
-    public var description: String {
+    package var description: String {
         switch location {
         case .unknown: "property list: \(message)"
         case .line(let line, let column): "property list, line \(line), column \(column): \(message)"

@@ -1,7 +1,7 @@
 internal import IAPCore
 
 /// The two encodings a property list may come in.
-public enum PropertyListFormat: Sendable {
+package enum PropertyListFormat: Sendable {
     /// Apple's XML plist (`<plist version="1.0">`).
     case xml
     /// Apple's binary plist (`bplist00`).
@@ -9,16 +9,16 @@ public enum PropertyListFormat: Sendable {
 }
 
 /// Reads a property list from bytes, XML or binary, strictly and within bounds.
-public enum PropertyListReader {
+package enum PropertyListReader {
     /// Deepest value nesting accepted; the root value is at depth 1.
-    public static let maxDepth = Limits.propertyListDepth
+    package static let maxDepth = Limits.propertyListDepth
     /// Largest property list read unless a caller says otherwise (`Limits.propertyListBytes`).
-    public static let maxBytes = Limits.propertyListBytes
+    package static let maxBytes = Limits.propertyListBytes
     /// Most values one document may produce (shared binary objects count each time they are used).
-    public static let maxValues = 1 << 18
+    package static let maxValues = 1 << 18
 
     /// Parses `bytes` (at most `maxBytes`) as a binary plist when it starts with `bplist00`, else as XML.
-    public static func read(_ bytes: [UInt8], maxBytes: Int = PropertyListReader.maxBytes)
+    package static func read(_ bytes: [UInt8], maxBytes: Int = PropertyListReader.maxBytes)
         throws(PropertyListError) -> (PropertyListValue, PropertyListFormat)
     {
         guard bytes.count <= maxBytes else {

@@ -1,5 +1,5 @@
 /// One property-list value, as read from or written to a plist. Dictionaries keep their key order.
-public indirect enum PropertyListValue: Sendable {
+package indirect enum PropertyListValue: Sendable {
     /// `<string>` text.
     case string(String)
     /// `<integer>`, a signed 64-bit number.
@@ -18,19 +18,19 @@ public indirect enum PropertyListValue: Sendable {
     case dictionary([(key: String, value: PropertyListValue)])
 
     /// The value stored under `key` when this is a dictionary; nil otherwise or when the key is absent.
-    public func value(forKey key: String) -> PropertyListValue? {
+    package func value(forKey key: String) -> PropertyListValue? {
         guard case .dictionary(let entries) = self else { return nil }
         return entries.first { $0.key == key }?.value
     }
 
     /// The text when this is a string; nil otherwise.
-    public var stringValue: String? {
+    package var stringValue: String? {
         if case .string(let text) = self { return text }
         return nil
     }
 
     /// A short name of the value's type, as its XML element is called (`string`, `dict`, ...).
-    public var typeName: String {
+    package var typeName: String {
         switch self {
         case .string: "string"
         case .integer: "integer"
@@ -46,7 +46,7 @@ public indirect enum PropertyListValue: Sendable {
 
 extension PropertyListValue: Equatable {
     /// Structural equality; dictionaries compare in order, and two NaN reals are equal.
-    public static func == (lhs: PropertyListValue, rhs: PropertyListValue) -> Bool {
+    package static func == (lhs: PropertyListValue, rhs: PropertyListValue) -> Bool {
         switch (lhs, rhs) {
         case (.string(let a), .string(let b)): a == b
         case (.integer(let a), .integer(let b)): a == b

@@ -6,7 +6,7 @@
 /// `(max(16, 76 - 8 * level) / 4) * 4` characters, as plistlib wraps it. Reals use Swift's shortest
 /// round-trip text (`nan`, `inf`, `-inf` for the non-finite ones). A carriage return in text is written
 /// `&#13;` so it survives XML line-end normalisation.
-public enum PropertyListWriter {
+package enum PropertyListWriter {
     private static let header = """
         <?xml version="1.0" encoding="UTF-8"?>
         <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
@@ -15,7 +15,7 @@ public enum PropertyListWriter {
         """
 
     /// The XML plist for `value`; throws for text XML cannot carry (control characters) or a malformed date.
-    public static func xml(_ value: PropertyListValue) throws(PropertyListError) -> [UInt8] {
+    package static func xml(_ value: PropertyListValue) throws(PropertyListError) -> [UInt8] {
         var out = Array(header.utf8)
         try write(value, level: 0, into: &out)
         out.append(contentsOf: "</plist>\n".utf8)

@@ -3,7 +3,7 @@ internal import CLibXML2
 /// Parses untrusted XML with libxml2's SAX interface, strictly: no network, no external or
 /// custom entities, no DTD loading, no recovery, bounded size and depth. Feed it in pieces
 /// (`feed`, then `finish`), so a large document never has to be held in memory whole.
-public final class StrictXMLParser {
+package final class StrictXMLParser {
     private let session: ParseSession
     private var sax: xmlSAXHandler
     private let context: xmlParserCtxtPtr
@@ -11,7 +11,7 @@ public final class StrictXMLParser {
     private var finished = false
 
     /// Starts a parse whose events go to `handler`.
-    public init(doctype: DoctypePolicy, limits: XMLLimits, handler: some XMLEventHandler) throws(XMLError) {
+    package init(doctype: DoctypePolicy, limits: XMLLimits, handler: some XMLEventHandler) throws(XMLError) {
         LibXML2.initializeOnce()
         session = ParseSession(handler: handler, doctype: doctype, limits: limits)
         sax = Self.makeHandler()
@@ -30,7 +30,7 @@ public final class StrictXMLParser {
     var consumedByteCount: Int { Int(xmlByteConsumed(context)) }
 
     /// Parses the next piece of the document.
-    public func feed(_ bytes: UnsafeRawBufferPointer) throws(XMLError) {
+    package func feed(_ bytes: UnsafeRawBufferPointer) throws(XMLError) {
         fed += bytes.count
         guard fed <= session.limits.maxBytes else {
             throw XMLError(.limit, "document is larger than the \(session.limits.maxBytes) bytes allowed")
@@ -46,7 +46,7 @@ public final class StrictXMLParser {
     }
 
     /// Ends the document and checks it was complete.
-    public func finish() throws(XMLError) {
+    package func finish() throws(XMLError) {
         guard !finished else { return }
         finished = true
         try parseChunk(nil, count: 0, last: true)
@@ -65,7 +65,7 @@ public final class StrictXMLParser {
     }
 
     /// Parses a whole document held in `bytes`, sending events to `handler`.
-    public static func parse(
+    package static func parse(
         _ bytes: UnsafeRawBufferPointer, doctype: DoctypePolicy, limits: XMLLimits,
         handler: some XMLEventHandler
     ) throws(XMLError) {
@@ -78,7 +78,7 @@ public final class StrictXMLParser {
     }
 
     /// Parses a whole document held in a byte array.
-    public static func parse(
+    package static func parse(
         _ bytes: [UInt8], doctype: DoctypePolicy, limits: XMLLimits,
         handler: some XMLEventHandler
     ) throws(XMLError) {

@@ -1,12 +1,12 @@
 /// A small in-memory element tree, for documents of bounded size (plists, Distribution, PackageInfo).
-public final class XMLElement {
-    public let name: String
-    public let attributes: [XMLAttribute]
+package final class XMLElement {
+    package let name: String
+    package let attributes: [XMLAttribute]
     /// 1-based line where the element starts.
-    public let line: Int
-    public private(set) var children: [XMLElement] = []
+    package let line: Int
+    package private(set) var children: [XMLElement] = []
     /// The element's own character data, concatenated (text between child elements included).
-    public private(set) var text: String = ""
+    package private(set) var text: String = ""
 
     init(name: String, attributes: [XMLAttribute], line: Int) {
         self.name = name
@@ -15,22 +15,22 @@ public final class XMLElement {
     }
 
     /// The value of attribute `name`, if present.
-    public func attribute(_ name: String) -> String? {
+    package func attribute(_ name: String) -> String? {
         attributes.first { $0.name == name }?.value
     }
 
     /// The first child element called `name`.
-    public func child(_ name: String) -> XMLElement? {
+    package func child(_ name: String) -> XMLElement? {
         children.first { $0.name == name }
     }
 
     /// Every child element called `name`.
-    public func children(named name: String) -> [XMLElement] {
+    package func children(named name: String) -> [XMLElement] {
         children.filter { $0.name == name }
     }
 
     /// Parses a whole document into a tree; at most `maxElements` elements.
-    public static func parse(
+    package static func parse(
         _ bytes: [UInt8], doctype: DoctypePolicy, limits: XMLLimits,
         maxElements: Int = 100_000
     ) throws(XMLError) -> XMLElement {

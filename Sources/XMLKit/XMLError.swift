@@ -1,6 +1,6 @@
 /// Why a document was refused, and where.
-public struct XMLError: Error, Equatable, Sendable, CustomStringConvertible {
-    public enum Kind: String, Equatable, Sendable {
+package struct XMLError: Error, Equatable, Sendable, CustomStringConvertible {
+    package enum Kind: String, Equatable, Sendable {
         /// libxml2 found the document not well-formed.
         case malformed
         /// A DOCTYPE where none is allowed, or not the one allowed.
@@ -15,21 +15,21 @@ public struct XMLError: Error, Equatable, Sendable, CustomStringConvertible {
         case content
     }
 
-    public var kind: Kind
-    public var message: String
+    package var kind: Kind
+    package var message: String
     /// 1-based line, 0 when unknown.
-    public var line: Int
+    package var line: Int
     /// 1-based column, 0 when unknown.
-    public var column: Int
+    package var column: Int
 
-    public init(_ kind: Kind, _ message: String, line: Int = 0, column: Int = 0) {
+    package init(_ kind: Kind, _ message: String, line: Int = 0, column: Int = 0) {
         self.kind = kind
         self.message = message
         self.line = line
         self.column = column
     }
 
-    public var description: String {
+    package var description: String {
         line > 0 ? "line \(line), column \(column): \(message)" : message
     }
 }

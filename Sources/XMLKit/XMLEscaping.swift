@@ -1,8 +1,8 @@
 /// Escaping for XML that we write ourselves.
-public enum XMLEscaping {
+package enum XMLEscaping {
     /// `text` escaped for element content or a double-quoted attribute value; characters XML 1.0
     /// cannot hold become U+FFFD.
-    public static func escape(_ text: String) -> String {
+    package static func escape(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
         for ch in text.unicodeScalars {

@@ -1,16 +1,16 @@
 /// One attribute of an element, namespace prefix kept as written (`prefix:name`).
-public struct XMLAttribute: Equatable, Sendable {
-    public var name: String
-    public var value: String
+package struct XMLAttribute: Equatable, Sendable {
+    package var name: String
+    package var value: String
 
-    public init(name: String, value: String) {
+    package init(name: String, value: String) {
         self.name = name
         self.value = value
     }
 }
 
 /// Receives a document's events in order. Throwing an `XMLError` stops the parse.
-public protocol XMLEventHandler: AnyObject {
+package protocol XMLEventHandler: AnyObject {
     /// An element opens.
     func startElement(_ name: String, attributes: [XMLAttribute], line: Int) throws(XMLError)
     /// The innermost open element closes.

@@ -20,7 +20,7 @@ extension XarArchive {
     /// their own. `confirm()` waits for that check and throws what `readAll` would have thrown;
     /// nothing may be concluded from the bytes before it returns (a caller whose parse failed calls
     /// it first: a damaged entry is told as a checksum fault, not as whatever its bytes then looked like).
-    public func readAllConfirmingLater(_ file: XarFile, maxBytes: Int) throws(XarError) -> (
+    package func readAllConfirmingLater(_ file: XarFile, maxBytes: Int) throws(XarError) -> (
         bytes: [UInt8], confirm: () throws(XarError) -> Void
     ) {
         let declared = try declaredSize(of: file, maxBytes: maxBytes)

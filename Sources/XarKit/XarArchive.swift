@@ -2,27 +2,27 @@ import IAPCore
 import IAPRules
 
 /// A xar archive opened strictly: header and TOC parsed and checked, data read on demand.
-public final class XarArchive: Sendable {
+package final class XarArchive: Sendable {
     /// The path the archive was opened from.
-    public let path: String
+    package let path: String
     /// The archive file's size in bytes.
-    public let fileSize: UInt64
+    package let fileSize: UInt64
     /// The 28-byte header.
-    public let header: XarHeader
+    package let header: XarHeader
     /// Where the heap starts: 28 + the declared compressed TOC length.
-    public let heapOffset: UInt64
+    package let heapOffset: UInt64
     /// The table of contents.
-    public let toc: XarTOC
+    package let toc: XarTOC
     /// Every problem found while opening, in the order found.
-    public let findings: [Finding]
+    package let findings: [Finding]
     /// The limits the archive was opened with.
-    public let limits: XarLimits
+    package let limits: XarLimits
     /// Files whose data is another file's (one heap range, identical description, as
     /// `xar --coalesce-heap` writes): file index → index of the first file with that range.
     /// Decode the first one; the others hold the same bytes.
-    public let sharedData: [Int: Int]
+    package let sharedData: [Int: Int]
     /// What checking each TOC signature found, in TOC order (empty when unsigned).
-    public let signatureChecks: [XarSignatureCheck]
+    package let signatureChecks: [XarSignatureCheck]
     let descriptor: FileDescriptor
     /// The data ranges that `open` found outside the file (``HeapChecker``); every other data range
     /// of the TOC was checked inside it, once, so data streams read it without a second check.
@@ -47,7 +47,7 @@ public final class XarArchive: Sendable {
     }
 
     /// Opens and checks the archive at `path`; throws when it is not a readable xar at all.
-    public static func open(path: String, limits: XarLimits = .init()) throws(XarError) -> XarArchive {
+    package static func open(path: String, limits: XarLimits = .init()) throws(XarError) -> XarArchive {
         let descriptor = try xarIO("opening \(path)") { try FileDescriptor.openForReading(path) }
         let fileSize = try xarIO("reading the size of \(path)") { try descriptor.size() }
         var headerBytes = try xarIO("reading \(path)") { try descriptor.read(count: XarHeader.byteCount, at: 0) }
@@ -171,12 +171,12 @@ public final class XarArchive: Sendable {
 
     /// A bounded, checking stream of `file`'s decoded bytes; `file` is one of ``toc``'s files (its
     /// heap range was checked when the archive was opened).
-    public func dataStream(for file: XarFile, readAhead: Bool = true) throws(XarError) -> XarDataStream {
+    package func dataStream(for file: XarFile, readAhead: Bool = true) throws(XarError) -> XarDataStream {
         try XarDataStream(archive: self, file: file, readAhead: readAhead)
     }
 
     /// All of `file`'s decoded bytes, checked; refuses entries larger than `maxBytes`.
-    public func readAll(_ file: XarFile, maxBytes: Int) throws(XarError) -> [UInt8] {
+    package func readAll(_ file: XarFile, maxBytes: Int) throws(XarError) -> [UInt8] {
         let declared = try declaredSize(of: file, maxBytes: maxBytes)
         if let whole = wholeZlibRead(file, declared: declared) { return whole }
         return try readAllStreamed(file, declared: declared)
@@ -221,7 +221,7 @@ public final class XarArchive: Sendable {
     }
 
     /// Streams every file's data through its checks; one finding per file that fails.
-    public func verifyAllData() -> [Finding] {
+    package func verifyAllData() -> [Finding] {
         var found: [Finding] = []
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
         defer { buffer.deallocate() }

@@ -3,15 +3,15 @@ import IAPRules
 
 /// One entry's decoded bytes, read from the heap in bounded chunks and checked on the way:
 /// never more than the declared size, no junk after the encoded stream, both checksums.
-public final class XarDataStream {
+package final class XarDataStream {
     /// The entry's path, for errors.
-    public let entry: String
+    package let entry: String
     /// Bytes decoded and accepted so far (never more than the declared size).
-    public private(set) var decodedByteCount: UInt64 = 0
+    package private(set) var decodedByteCount: UInt64 = 0
     /// Bytes the decoder produced, the refused excess included (at most one byte past the declared size).
-    public private(set) var producedByteCount: UInt64 = 0
+    package private(set) var producedByteCount: UInt64 = 0
     /// Stored bytes read from the heap so far.
-    public private(set) var storedByteCount: UInt64 = 0
+    package private(set) var storedByteCount: UInt64 = 0
 
     private static let readChunk = 1 << 20
     /// Entries at least this long are read (and their stored bytes digested) on a read-ahead thread.
@@ -119,7 +119,7 @@ public final class XarDataStream {
     deinit { ownBuffer.deallocate() }
 
     /// Copies the next decoded bytes into `buffer`; returns 0 at the end, after every check passed.
-    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(XarError) -> Int {
+    package func read(into buffer: UnsafeMutableRawBufferPointer) throws(XarError) -> Int {
         if let failure { throw failure }
         guard buffer.count > 0 else { return 0 }
         do throws(XarError) {

@@ -1,20 +1,20 @@
 import IAPRules
 
 /// A xar problem that stops the work: the file is not a readable xar, or a data stream failed a check.
-public struct XarError: Error, Equatable, Sendable, CustomStringConvertible {
+package struct XarError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The rule the archive breaks (e.g. ``Rule/xarMagic``), or nil for input/output failures.
-    public var rule: Rule?
+    package var rule: Rule?
     /// What is wrong.
-    public var message: String
+    package var message: String
     /// The entry (path inside the archive) it concerns, if any.
-    public var entry: String?
+    package var entry: String?
     /// Absolute byte offset in the archive file where it matters, if any.
-    public var offset: UInt64?
+    package var offset: UInt64?
     /// What to do about it.
-    public var advice: String
+    package var advice: String
 
     /// Creates an error with its context.
-    public init(rule: Rule?, _ message: String, entry: String? = nil, offset: UInt64? = nil, advice: String) {
+    package init(rule: Rule?, _ message: String, entry: String? = nil, offset: UInt64? = nil, advice: String) {
         self.rule = rule
         self.message = message
         self.entry = entry
@@ -27,7 +27,7 @@ public struct XarError: Error, Equatable, Sendable, CustomStringConvertible {
         XarError(rule: nil, "\(doing): \(error)", advice: "check the path, the permissions and the free disk space")
     }
 
-    public var description: String {
+    package var description: String {
         var text = ""
         if let rule { text += "[\(rule)] " }
         if let entry { text += "\(entry): " }

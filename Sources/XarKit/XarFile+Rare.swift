@@ -20,32 +20,32 @@ final class XarFileRareFields: Sendable, Equatable {
 
 extension XarFile {
     /// The `<name>` text as stored, when it differs from ``name`` (an `enctype="base64"` name); nil otherwise.
-    public var storedName: String? {
+    package var storedName: String? {
         get { self[rare: \.storedName] }
         set { self[rare: \.storedName] = newValue }
     }
 
     /// The name libarchive 3.x (bsdtar) extracts, only where it differs from ``name``: it stops a
     /// base64 name at its first line break, so names over 54 bytes lose their tail there.
-    public var libarchiveName: String? {
+    package var libarchiveName: String? {
         get { self[rare: \.libarchiveName] }
         set { self[rare: \.libarchiveName] = newValue }
     }
 
     /// A symlink's `<link>` text: its target.
-    public var linkTarget: String? {
+    package var linkTarget: String? {
         get { self[rare: \.linkTarget] }
         set { self[rare: \.linkTarget] = newValue }
     }
 
     /// A symlink's `<link type="…">` attribute (`file`, `directory`, `broken`).
-    public var linkType: String? {
+    package var linkType: String? {
         get { self[rare: \.linkType] }
         set { self[rare: \.linkType] = newValue }
     }
 
     /// A hard link's role, from the `link` attribute of `<type>`.
-    public var hardLink: XarHardLink? {
+    package var hardLink: XarHardLink? {
         get { self[rare: \.hardLink] }
         set { self[rare: \.hardLink] = newValue }
     }

@@ -1,13 +1,13 @@
 import IAPCore
 
 /// What kind of file system object a TOC `<file>` describes.
-public enum XarFileType: Equatable, Sendable {
+package enum XarFileType: Equatable, Sendable {
     case file, directory, symlink, hardlink, fifo, characterSpecial, blockSpecial, socket
     /// A type name xar does not define.
     case other(String)
 
     /// The type for a `<type>` text.
-    public init(xarName: String) {
+    package init(xarName: String) {
         switch xarName {
         case "file": self = .file
         case "directory": self = .directory
@@ -22,7 +22,7 @@ public enum XarFileType: Equatable, Sendable {
     }
 
     /// The `<type>` text xar writes for this type.
-    public var xarName: String {
+    package var xarName: String {
         switch self {
         case .file: "file"
         case .directory: "directory"
@@ -38,7 +38,7 @@ public enum XarFileType: Equatable, Sendable {
 }
 
 /// How a file's data is stored in the heap (`<encoding style="…"/>`).
-public enum XarEncoding: Equatable, Sendable {
+package enum XarEncoding: Equatable, Sendable {
     /// `application/octet-stream`: the bytes as they are.
     case stored
     /// `application/x-gzip`: a zlib (RFC 1950) stream, despite the name; xar 1.6.1 also writes
@@ -54,7 +54,7 @@ public enum XarEncoding: Equatable, Sendable {
     case other(String)
 
     /// The encoding for a `style` attribute.
-    public init(style: String) {
+    package init(style: String) {
         switch style {
         case "application/octet-stream": self = .stored
         case "application/x-gzip", "application/zlib": self = .zlib
@@ -66,7 +66,7 @@ public enum XarEncoding: Equatable, Sendable {
     }
 
     /// The `style` attribute xar writes for this encoding.
-    public var style: String {
+    package var style: String {
         switch self {
         case .stored: "application/octet-stream"
         case .zlib: "application/x-gzip"
@@ -79,39 +79,39 @@ public enum XarEncoding: Equatable, Sendable {
 }
 
 /// A digest recorded in the TOC: its `style` attribute and its bytes.
-public struct XarChecksum: Equatable, Sendable {
+package struct XarChecksum: Equatable, Sendable {
     /// The `style` attribute as written.
-    public var style: String
+    package var style: String
     /// The digest bytes (decoded from the hex text).
-    public var digest: [UInt8]
+    package var digest: [UInt8]
 
     /// A checksum of `style` with `digest`.
-    public init(style: String, digest: [UInt8]) {
+    package init(style: String, digest: [UInt8]) {
         self.style = style
         self.digest = digest
     }
 
     /// The algorithm the style names, if supported.
-    public var algorithm: DigestAlgorithm? { DigestAlgorithm(xarStyle: style) }
+    package var algorithm: DigestAlgorithm? { DigestAlgorithm(xarStyle: style) }
 }
 
 /// Where a file's bytes sit in the heap and how to decode and check them.
-public struct XarData: Equatable, Sendable {
+package struct XarData: Equatable, Sendable {
     /// Start of the stored bytes, relative to the heap.
-    public var offset: UInt64
+    package var offset: UInt64
     /// Stored (encoded) byte count.
-    public var length: UInt64
+    package var length: UInt64
     /// Decoded byte count.
-    public var size: UInt64
+    package var size: UInt64
     /// How the bytes are encoded.
-    public var encoding: XarEncoding
+    package var encoding: XarEncoding
     /// Digest of the stored bytes.
-    public var archivedChecksum: XarChecksum?
+    package var archivedChecksum: XarChecksum?
     /// Digest of the decoded bytes (`extracted-checksum`, or the old `unarchived-checksum`).
-    public var extractedChecksum: XarChecksum?
+    package var extractedChecksum: XarChecksum?
 
     /// Data with every field given.
-    public init(
+    package init(
         offset: UInt64, length: UInt64, size: UInt64, encoding: XarEncoding,
         archivedChecksum: XarChecksum?, extractedChecksum: XarChecksum?
     ) {
@@ -125,7 +125,7 @@ public struct XarData: Equatable, Sendable {
 }
 
 /// A hard link's role, from `<type link="…">hardlink</type>`.
-public enum XarHardLink: Equatable, Sendable {
+package enum XarHardLink: Equatable, Sendable {
     /// `link="original"`: this entry carries the data.
     case original
     /// `link="N"`: a link to the file whose id is N.
@@ -133,40 +133,40 @@ public enum XarHardLink: Equatable, Sendable {
 }
 
 /// One `<file>` element of the TOC.
-public struct XarFile: Equatable, Sendable {
+package struct XarFile: Equatable, Sendable {
     /// The `id` attribute; nil when missing or not a number.
-    public var id: UInt64?
+    package var id: UInt64?
     /// The decoded `<name>` (empty when missing): what every other reader extracts.
-    public var name: String
+    package var name: String
     /// The full path inside the archive: parent directories' decoded names joined with `/`.
-    public var path: String
+    package var path: String
     /// Index in `XarTOC.files` of the enclosing `<file>`, nil at the top level.
-    public var parentIndex: Int?
+    package var parentIndex: Int?
     /// The `<type>`; `.other("")` when missing.
-    public var type: XarFileType
+    package var type: XarFileType
     /// Permission and mode bits from the octal `<mode>` text.
-    public var mode: UInt32?
+    package var mode: UInt32?
     /// Owner's numeric id.
-    public var uid: UInt64?
+    package var uid: UInt64?
     /// Group's numeric id.
-    public var gid: UInt64?
+    package var gid: UInt64?
     /// Owner's name.
-    public var user: String?
+    package var user: String?
     /// Group's name.
-    public var group: String?
+    package var group: String?
     /// The `<mtime>` text as written (ISO-8601).
-    public var mtime: String?
+    package var mtime: String?
     /// The fields few files carry (an encoded name, a link), out of line: nil when all are nil.
     var rare: XarFileRareFields?
     /// The file's data, when it has a complete `<data>`.
-    public var data: XarData?
+    package var data: XarData?
     /// True when the file carries `<ea>` extended attributes.
-    public var hasExtendedAttributes: Bool
+    package var hasExtendedAttributes: Bool
     /// True when the file carries `<flags>`.
-    public var hasFlags: Bool
+    package var hasFlags: Bool
 
     /// An entry with only a name and a type; everything else empty.
-    public init(id: UInt64?, name: String, path: String, parentIndex: Int? = nil, type: XarFileType) {
+    package init(id: UInt64?, name: String, path: String, parentIndex: Int? = nil, type: XarFileType) {
         self.id = id
         self.name = name
         self.path = path
@@ -178,44 +178,44 @@ public struct XarFile: Equatable, Sendable {
 }
 
 /// The TOC's `<checksum>`: where the digest of the compressed TOC sits in the heap.
-public struct XarTOCChecksum: Equatable, Sendable {
+package struct XarTOCChecksum: Equatable, Sendable {
     /// The `style` attribute as written.
-    public var style: String
+    package var style: String
     /// Offset in the heap, if given as a valid number.
-    public var offset: UInt64?
+    package var offset: UInt64?
     /// Digest length in bytes, if given as a valid number.
-    public var size: UInt64?
+    package var size: UInt64?
 
     /// A TOC checksum description.
-    public init(style: String, offset: UInt64? = nil, size: UInt64? = nil) {
+    package init(style: String, offset: UInt64? = nil, size: UInt64? = nil) {
         self.style = style
         self.offset = offset
         self.size = size
     }
 
     /// The algorithm the style names, if supported.
-    public var algorithm: DigestAlgorithm? { DigestAlgorithm(xarStyle: style) }
+    package var algorithm: DigestAlgorithm? { DigestAlgorithm(xarStyle: style) }
 }
 
 /// The parsed table of contents.
-public struct XarTOC: Equatable, Sendable {
+package struct XarTOC: Equatable, Sendable {
     /// The first `<checksum>` of `<toc>`, if any.
-    public var checksum: XarTOCChecksum?
+    package var checksum: XarTOCChecksum?
     /// How many `<checksum>` elements `<toc>` holds (exactly one is valid).
-    public var checksumCount: Int
+    package var checksumCount: Int
     /// The `<creation-time>` text.
-    public var creationTime: String?
+    package var creationTime: String?
     /// True when the TOC has a `<signature>`.
-    public var hasSignature: Bool
+    package var hasSignature: Bool
     /// True when the TOC has an `<x-signature>`.
-    public var hasXSignature: Bool
+    package var hasXSignature: Bool
     /// Every `<file>`, parents before their children (document order).
-    public var files: [XarFile]
+    package var files: [XarFile]
     /// Every `<signature>` and `<x-signature>`, in document order.
-    public var signatures: [XarSignature] = []
+    package var signatures: [XarSignature] = []
 
     /// A TOC with every field given.
-    public init(
+    package init(
         checksum: XarTOCChecksum?, checksumCount: Int, creationTime: String?, hasSignature: Bool,
         hasXSignature: Bool, files: [XarFile]
     ) {
@@ -229,7 +229,7 @@ public struct XarTOC: Equatable, Sendable {
 
     /// The path of the file at `index` spelled as the TOC stores it (encoded names as stored), or nil
     /// when that is its decoded ``XarFile/path``.
-    public func storedPath(ofFileAt index: Int) -> String? {
+    package func storedPath(ofFileAt index: Int) -> String? {
         var names: [String] = []
         var encoded = false
         var current: Int? = index
@@ -242,7 +242,7 @@ public struct XarTOC: Equatable, Sendable {
     }
 
     /// The first file whose full path is `path`.
-    public func file(atPath path: String) -> XarFile? {
+    package func file(atPath path: String) -> XarFile? {
         files.first { $0.path == path }
     }
 }

@@ -2,34 +2,34 @@ import IAPCore
 
 /// The big-endian header at the start of every xar archive: 28 fixed bytes, then (xar 1.6.1, when
 /// the TOC digest is "other") the digest algorithm's name, NUL-terminated and zero-padded.
-public struct XarHeader: Equatable, Sendable {
+package struct XarHeader: Equatable, Sendable {
     /// The fixed part's length in bytes: the whole header as Apple's xar and libarchive write it.
-    public static let byteCount = 28
+    package static let byteCount = 28
     /// The longest header read: xar 1.6.1 writes 64 bytes for a named algorithm.
-    public static let maxByteCount = 256
+    package static let maxByteCount = 256
     /// `xar!` as a big-endian integer.
-    public static let expectedMagic: UInt32 = 0x7861_7221
+    package static let expectedMagic: UInt32 = 0x7861_7221
     /// Header code 3: SHA-256 in Apple's xar (28-byte header); "other, named after the fixed part"
     /// in xar 1.6.1 (longer header).
-    public static let otherChecksumCode: UInt32 = 3
+    package static let otherChecksumCode: UInt32 = 3
 
     /// The magic number (`xar!` in a valid archive).
-    public var magic: UInt32
+    package var magic: UInt32
     /// The declared header size: 28, or more when an algorithm name follows.
-    public var headerSize: UInt16
+    package var headerSize: UInt16
     /// The format version (1).
-    public var version: UInt16
+    package var version: UInt16
     /// Bytes of zlib-compressed TOC right after the header.
-    public var tocCompressedLength: UInt64
+    package var tocCompressedLength: UInt64
     /// Bytes of TOC XML once inflated.
-    public var tocUncompressedLength: UInt64
+    package var tocUncompressedLength: UInt64
     /// The raw checksum-algorithm code (0 none, 1 SHA-1, 2 MD5, 3 SHA-256 or named, 4 SHA-512).
-    public var checksumAlgorithmCode: UInt32
+    package var checksumAlgorithmCode: UInt32
     /// The bytes after the fixed 28 (xar 1.6.1's algorithm name and its padding); empty in a 28-byte header.
-    public var extraBytes: [UInt8]
+    package var extraBytes: [UInt8]
 
     /// A 28-byte header with the standard magic, size and version.
-    public init(tocCompressedLength: UInt64, tocUncompressedLength: UInt64, checksumAlgorithmCode: UInt32) {
+    package init(tocCompressedLength: UInt64, tocUncompressedLength: UInt64, checksumAlgorithmCode: UInt32) {
         self.magic = Self.expectedMagic
         self.headerSize = UInt16(Self.byteCount)
         self.version = 1
@@ -41,7 +41,7 @@ public struct XarHeader: Equatable, Sendable {
 
     /// Reads the fixed part from the first 28 bytes of `bytes` and keeps any bytes after them up to
     /// the declared size; nil when there are fewer than 28.
-    public static func parse(_ bytes: [UInt8]) -> XarHeader? {
+    package static func parse(_ bytes: [UInt8]) -> XarHeader? {
         guard bytes.count >= byteCount else { return nil }
         var header = XarHeader(
             tocCompressedLength: bytes.uint64BE(at: 8), tocUncompressedLength: bytes.uint64BE(at: 16),
@@ -55,7 +55,7 @@ public struct XarHeader: Equatable, Sendable {
     }
 
     /// The header's bytes (the fixed 28, then any extra bytes).
-    public func serialized() -> [UInt8] {
+    package func serialized() -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(Self.byteCount + extraBytes.count)
         bytes.appendBE(magic)
@@ -70,17 +70,17 @@ public struct XarHeader: Equatable, Sendable {
 
     /// The TOC digest algorithm the header names, nil for "none", an unknown code or name, or a
     /// size that disagrees with the code (``checksumScheme`` says which).
-    public var checksumAlgorithm: DigestAlgorithm? {
+    package var checksumAlgorithm: DigestAlgorithm? {
         if case .algorithm(let algorithm, _) = checksumScheme { return algorithm }
         return nil
     }
 
     /// What the code, the header size and the name after the fixed part say together.
-    public var checksumScheme: XarHeaderChecksumScheme { XarHeaderChecksumScheme(self) }
+    package var checksumScheme: XarHeaderChecksumScheme { XarHeaderChecksumScheme(self) }
 
     /// The header code xar writers use for `algorithm` in a 28-byte header, nil when only a named
     /// (xar 1.6.1, longer) header can carry it.
-    public static func code(for algorithm: DigestAlgorithm) -> UInt32? {
+    package static func code(for algorithm: DigestAlgorithm) -> UInt32? {
         switch algorithm {
         case .sha1: 1
         case .md5: 2
@@ -94,7 +94,7 @@ public struct XarHeader: Equatable, Sendable {
 /// How a header names the TOC digest algorithm. Code 3 has two meanings: Apple's xar writes it in a
 /// 28-byte header for SHA-256; xar 1.6.1 writes it in a longer header whose extra bytes carry the
 /// algorithm's name. The header size tells them apart.
-public enum XarHeaderChecksumScheme: Equatable, Sendable {
+package enum XarHeaderChecksumScheme: Equatable, Sendable {
     /// Code 0: the TOC is not digested.
     case none
     /// A known algorithm; `named` when the header carried its name (xar 1.6.1).

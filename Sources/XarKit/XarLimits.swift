@@ -1,20 +1,20 @@
 import IAPCore
 
 /// Bounds on what reading an archive may cost.
-public struct XarLimits: Sendable {
+package struct XarLimits: Sendable {
     /// Largest uncompressed TOC accepted, in bytes (declared and actual).
-    public var maxTOCBytes: UInt64
+    package var maxTOCBytes: UInt64
     /// Most `<file>` elements accepted in a TOC.
-    public var maxFiles: Int
+    package var maxFiles: Int
     /// Deepest XML nesting accepted in the TOC.
-    public var maxDepth: Int
+    package var maxDepth: Int
     /// Longest text accepted in one TOC element (a name, a link target, a number).
-    public var maxTextBytes: Int
+    package var maxTextBytes: Int
     /// Most findings collected; later ones are summarised in one last finding.
-    public var maxFindings: Int
+    package var maxFindings: Int
 
     /// The defaults are `Limits`': 64 MiB TOC, 1,000,000 files, 256 levels, 64 KiB texts, 10,000 findings.
-    public init(
+    package init(
         maxTOCBytes: UInt64 = Limits.tocBytes, maxFiles: Int = Limits.tocFiles, maxDepth: Int = Limits.tocDepth,
         maxTextBytes: Int = Limits.tocTextBytes, maxFindings: Int = Limits.findings
     ) {

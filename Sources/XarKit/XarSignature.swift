@@ -1,20 +1,20 @@
 /// One signature of the TOC: `<signature style="RSA">` or `<x-signature style="CMS">`, as the TOC states it.
-public struct XarSignature: Equatable, Sendable {
+package struct XarSignature: Equatable, Sendable {
     /// The element it came from: `signature` or `x-signature`.
-    public var element: String
+    package var element: String
     /// The `style` attribute as written ("RSA", "CMS").
-    public var style: String
+    package var style: String
     /// Heap offset of the signature bytes, if given as a valid number.
-    public var offset: UInt64?
+    package var offset: UInt64?
     /// Length of the signature bytes, if given as a valid number.
-    public var size: UInt64?
+    package var size: UInt64?
     /// The `<X509Certificate>` texts, base64 of DER, leaf first, exactly as written.
-    public var certificateTexts: [String]
+    package var certificateTexts: [String]
     /// The TOC line the element starts on.
-    public var line: Int
+    package var line: Int
 
     /// A signature description.
-    public init(
+    package init(
         element: String, style: String, offset: UInt64? = nil, size: UInt64? = nil,
         certificateTexts: [String] = [], line: Int = 0
     ) {
@@ -27,5 +27,5 @@ public struct XarSignature: Equatable, Sendable {
     }
 
     /// The element as written in messages: `<signature style="RSA">`.
-    public var label: String { "<\(element) style=\"\(style)\">" }
+    package var label: String { "<\(element) style=\"\(style)\">" }
 }

@@ -1,9 +1,9 @@
 import IAPCore
 
 /// What checking one TOC signature found: whether it verifies, who signed, and (when asked) trust.
-public struct XarSignatureCheck: Codable, Equatable, Sendable {
+package struct XarSignatureCheck: Codable, Equatable, Sendable {
     /// Whether the signature bytes verify against the TOC digest with the leaf's key.
-    public enum Status: String, Codable, Sendable {
+    package enum Status: String, Codable, Sendable {
         /// The signature verifies.
         case verified
         /// The signature does not verify, or its certificates or bytes are unusable.
@@ -11,7 +11,7 @@ public struct XarSignatureCheck: Codable, Equatable, Sendable {
     }
 
     /// Whether the certificate chain leads to a trust anchor.
-    public enum Trust: String, Codable, Sendable {
+    package enum Trust: String, Codable, Sendable {
         /// No trust anchor was given: the chain was not judged.
         case notChecked = "not-checked"
         /// The chain leads to the trust anchor.
@@ -21,20 +21,20 @@ public struct XarSignatureCheck: Codable, Equatable, Sendable {
     }
 
     /// One certificate of the chain, as the TOC lists it (leaf first).
-    public struct Certificate: Codable, Equatable, Sendable {
-        public var subject: String
-        public var issuer: String
+    package struct Certificate: Codable, Equatable, Sendable {
+        package var subject: String
+        package var issuer: String
         /// Start of the validity period, ISO 8601 UTC.
-        public var notBefore: String
+        package var notBefore: String
         /// End of the validity period, ISO 8601 UTC.
-        public var notAfter: String
+        package var notAfter: String
         /// SHA-256 of the DER bytes, hex pairs joined by colons.
-        public var sha256: String
+        package var sha256: String
         /// True when the time of the check lies outside the validity period (information, not an error).
-        public var expired: Bool
+        package var expired: Bool
 
         /// The summary of a parsed certificate.
-        public init(_ certificate: X509Certificate) {
+        package init(_ certificate: X509Certificate) {
             subject = certificate.subject
             issuer = certificate.issuer
             notBefore = certificate.notBefore
@@ -45,30 +45,30 @@ public struct XarSignatureCheck: Codable, Equatable, Sendable {
     }
 
     /// `signature` or `x-signature`.
-    public var element: String
+    package var element: String
     /// The style as written: "RSA", "CMS".
-    public var style: String
+    package var style: String
     /// Heap offset of the signature bytes, when the TOC gives it.
-    public var offset: UInt64?
+    package var offset: UInt64?
     /// Length of the signature bytes, when the TOC gives it.
-    public var size: UInt64?
-    public var status: Status
+    package var size: UInt64?
+    package var status: Status
     /// Why the signature is invalid, when it is.
-    public var problem: String?
+    package var problem: String?
     /// The certificates that could be read, leaf first.
-    public var certificates: [Certificate]
-    public var trust: Trust = .notChecked
+    package var certificates: [Certificate]
+    package var trust: Trust = .notChecked
     /// Why the chain is untrusted, when it is.
-    public var trustProblem: String?
+    package var trustProblem: String?
     /// The DER certificates as the TOC lists them (for the trust check; not rendered).
-    public var certificateDER: [[UInt8]] = []
+    package var certificateDER: [[UInt8]] = []
 
     enum CodingKeys: String, CodingKey {
         case element, style, offset, size, status, problem, certificates, trust, trustProblem
     }
 
     /// A check result.
-    public init(
+    package init(
         element: String, style: String, offset: UInt64?, size: UInt64?, status: Status, problem: String?,
         certificates: [Certificate], certificateDER: [[UInt8]]
     ) {
@@ -83,5 +83,5 @@ public struct XarSignatureCheck: Codable, Equatable, Sendable {
     }
 
     /// True when any certificate of the chain is outside its validity period now.
-    public var hasExpiredCertificate: Bool { certificates.contains { $0.expired } }
+    package var hasExpiredCertificate: Bool { certificates.contains { $0.expired } }
 }

@@ -155,7 +155,7 @@ extension XarSignatureCheck {
     /// Judges whether the chain (the TOC's certificates, leaf first) leads to one of `anchors`, the
     /// only trusted certificates; validity periods are not judged (an expired chain stays information).
     /// Returns an error finding when it does not.
-    public mutating func judgeTrust(anchors: [X509Certificate]) -> Finding? {
+    package mutating func judgeTrust(anchors: [X509Certificate]) -> Finding? {
         let label = "<\(element) style=\"\(style)\">"
         do {
             let chain = try certificateDER.map { der throws(CryptoError) in try X509Certificate(der: der) }

@@ -5,7 +5,7 @@ import XMLKit
 /// call when the bytes are all in memory.
 extension XarWriter {
     /// Adds a regular file whose bytes `body` hands, in pieces, to the function it is given.
-    public func addFile(
+    package func addFile(
         path: String, mode: UInt32 = 0o644, mtime: String, encoding: XarWriterEncoding,
         body: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void
     ) throws {
@@ -29,7 +29,7 @@ extension XarWriter {
 
     /// Adds a regular file whose whole content is in memory (a Bom, a PackageInfo): zlib data is made
     /// in one libdeflate call, at the level matching the writer's zlib level.
-    public func addFile(path: String, mode: UInt32 = 0o644, mtime: String, encoding: XarWriterEncoding, bytes: [UInt8])
+    package func addFile(path: String, mode: UInt32 = 0o644, mtime: String, encoding: XarWriterEncoding, bytes: [UInt8])
         throws
     {
         guard encoding == .zlib else {
@@ -59,7 +59,7 @@ extension XarWriter {
     }
 
     /// Adds a regular file with the bytes read from `source` (from its current position to its end).
-    public func addFile(
+    package func addFile(
         path: String, mode: UInt32 = 0o644, mtime: String, encoding: XarWriterEncoding,
         contentsOf source: FileDescriptor
     ) throws {

@@ -5,7 +5,7 @@ import XMLKit
 /// Finishing: the TOC written from the entries, compressed, and placed before the heap.
 extension XarWriter {
     /// Writes header, compressed TOC and heap to `output` at its current position.
-    public func finish(to output: FileDescriptor) throws(XarError) {
+    package func finish(to output: FileDescriptor) throws(XarError) {
         guard !finished, directStart == nil else {
             throw XarError(
                 rule: nil, "the archive is already finished, or writes in place",
@@ -31,7 +31,7 @@ extension XarWriter {
 
     /// Completes an archive whose heap was written in place: the header, the TOC padded to fill the
     /// reserved room exactly, and the TOC digest. If the TOC outgrew the room, the heap is moved.
-    public func finishInPlace() throws(XarError) {
+    package func finishInPlace() throws(XarError) {
         guard !finished, let start = directStart else {
             throw XarError(
                 rule: nil, "the archive is already finished, or does not write in place", advice: "use finish(to:)")

@@ -3,7 +3,7 @@ import XMLKit
 
 /// Writes a xar archive reproducibly: the same entries and options give the same bytes.
 /// File data is streamed into a temporary heap file, never held in memory.
-public final class XarWriter {
+package final class XarWriter {
     /// One entry as it will appear in the TOC.
     struct Entry {
         var id: UInt64
@@ -40,7 +40,7 @@ public final class XarWriter {
 
     /// A writer whose heap lives in an unlinked temporary file inside `temporaryDirectory`;
     /// `finish(to:)` then writes header, TOC and heap to the output.
-    public init(temporaryDirectory: String, options: XarWriterOptions) throws(XarError) {
+    package init(temporaryDirectory: String, options: XarWriterOptions) throws(XarError) {
         try Self.check(options)
         self.options = options
         heap = try Self.temporaryHeap(in: temporaryDirectory)
@@ -50,7 +50,7 @@ public final class XarWriter {
     /// header and the TOC, so the data is written once; `finishInPlace()` fills the reserved room
     /// (the TOC is padded to fit exactly). For archives with a small TOC, such as a product archive.
     /// `output` must be open for reading too (for the rare case the TOC outgrows the room).
-    public init(directTo output: FileDescriptor, reservedBytes: Int, options: XarWriterOptions) throws(XarError) {
+    package init(directTo output: FileDescriptor, reservedBytes: Int, options: XarWriterOptions) throws(XarError) {
         try Self.check(options)
         guard reservedBytes > XarHeader.byteCount + 64 else {
             throw XarError(
@@ -88,12 +88,12 @@ public final class XarWriter {
     // MARK: - Adding entries
 
     /// Adds a directory; its parent must already be added.
-    public func addDirectory(path: String, mode: UInt32 = 0o755, mtime: String) throws(XarError) {
+    package func addDirectory(path: String, mode: UInt32 = 0o755, mtime: String) throws(XarError) {
         try add(path: path, type: .directory, mode: mode, mtime: mtime, linkTarget: nil, data: nil)
     }
 
     /// Adds a symbolic link to `target`; its parent must already be added.
-    public func addSymlink(path: String, target: String, mode: UInt32 = 0o755, mtime: String) throws(XarError) {
+    package func addSymlink(path: String, target: String, mode: UInt32 = 0o755, mtime: String) throws(XarError) {
         guard !target.isEmpty else {
             throw XarError(rule: nil, "the symlink has an empty target", entry: path, advice: "give the link a target")
         }
@@ -159,7 +159,7 @@ public final class XarWriter {
 
     /// Lists the entries at `paths` first, in that order, among their siblings in the TOC.
     /// The heap keeps the order data was added in; ids follow TOC order.
-    public func order(_ paths: [String]) {
+    package func order(_ paths: [String]) {
         let rank = Dictionary(paths.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         func sorted(_ list: [Int]) -> [Int] {
             list.enumerated().sorted { a, b in

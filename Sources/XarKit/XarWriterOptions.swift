@@ -1,21 +1,21 @@
 import IAPCore
 
 /// How a `XarWriter` writes: digest algorithm, creation time, compression.
-public struct XarWriterOptions: Sendable {
+package struct XarWriterOptions: Sendable {
     /// Digest for the TOC checksum and every file's checksums. Only SHA-1 (the default) is read by
     /// libarchive: it refuses header code 3 (SHA-256 in Apple's xar, "other" in xar 1.6.1).
     /// The writer writes 28-byte headers: SHA-224 and SHA-384, which need a named header, become SHA-1.
-    public var checksum: DigestAlgorithm
+    package var checksum: DigestAlgorithm
     /// The `<creation-time>` text, ISO-8601 `YYYY-MM-DDTHH:MM:SSZ`.
-    public var creationTime: String
+    package var creationTime: String
     /// zlib level (0–9) for the TOC and zlib-encoded files.
-    public var compressionLevel: Int32
+    package var compressionLevel: Int32
     /// Largest uncompressed TOC written: readers (iapkg's own, `xar-toc-too-large`) refuse more, so
     /// the writer refuses to finish such an archive instead of making one nobody may read.
-    public var maxTOCBytes: UInt64 = Limits.tocBytes
+    package var maxTOCBytes: UInt64 = Limits.tocBytes
 
     /// Options with SHA-1 and zlib level 6 unless told otherwise.
-    public init(checksum: DigestAlgorithm = .sha1, creationTime: String, compressionLevel: Int32 = 6) {
+    package init(checksum: DigestAlgorithm = .sha1, creationTime: String, compressionLevel: Int32 = 6) {
         self.checksum = XarHeader.code(for: checksum) == nil ? .sha1 : checksum
         self.creationTime = creationTime
         self.compressionLevel = compressionLevel
@@ -26,7 +26,7 @@ public struct XarWriterOptions: Sendable {
 }
 
 /// How the writer stores a file's bytes in the heap.
-public enum XarWriterEncoding: Sendable {
+package enum XarWriterEncoding: Sendable {
     /// zlib-compressed (`application/x-gzip`).
     case zlib
     /// As they are (`application/octet-stream`).

@@ -1,5 +1,6 @@
 import Foundation
 import IAPCore
+import IAPRules
 import Testing
 
 /// A "/" followed by a combining mark ("/\u{301}") is one grapheme to Swift's String but a separator
@@ -18,7 +19,7 @@ import Testing
             files: ["Contents/x": "x", "Contents/\u{301}d/f": "f", "Contents/\u{301}e/f": "f", "Contents/a/f": "f"])
         try FileManager.default.createSymbolicLink(
             atPath: folder + "/Contents/a/l", withDestinationPath: Self.hiddenSteps)
-        try Validate.expectError(folder, "link-escape", entry: "Contents/a/l")
+        try Validate.expectError(folder, Rule.linkEscape, entry: "Contents/a/l")
         let build = try Harness.run(["iapkg", "build", folder, "-o", scratch.at("hidden.pkg")])
         #expect(build.status == 1, "build must refuse what validate refuses: \(build.stderr)")
         #expect(!FileManager.default.fileExists(atPath: scratch.at("hidden.pkg")))
@@ -31,7 +32,7 @@ import Testing
                 .directory("./Contents/a"), .directory("./Contents/\u{301}d"), .directory("./Contents/\u{301}e"),
                 .file("./Contents/x", text: "x"), .symlink("./Contents/a/l", to: Self.hiddenSteps),
             ])
-        let run = try Validate.expectError(path, "link-escape", entry: "Contents/a/l")
+        let run = try Validate.expectError(path, Rule.linkEscape, entry: "Contents/a/l")
         #expect(!run.rules.contains("entry-name-invalid"), "\(run.dump)")
     }
 
@@ -42,7 +43,7 @@ import Testing
                 .directory("a", [.symlink("l", to: Self.hiddenSteps)]), .directory("\u{301}d"), .directory("\u{301}e"),
                 .file("x", text: "x"),
             ])
-        let run = try Validate.expectError(path, "link-escape", entry: "Contents/a/l")
+        let run = try Validate.expectError(path, Rule.linkEscape, entry: "Contents/a/l")
         #expect(!run.rules.contains("entry-name-invalid"), "\(run.dump)")
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import IAPRules
 import Testing
 
 /// The names of a product archive's own parts (NAME.pkg, Bom, PackageInfo, Payload, Distribution)
@@ -17,7 +18,8 @@ import Testing
     func aComponentFolderWithABadNameIsRefused(name: String) throws {
         var package = HostileProduct()
         package.name = name
-        let run = try Validate.expectError(try write("component-\(abs(name.hashValue))", package), "entry-name-invalid")
+        let run = try Validate.expectError(
+            try write("component-\(abs(name.hashValue))", package), Rule.entryNameInvalid)
         #expect(
             run.findings.contains { $0.rule == "entry-name-invalid" && ($0.entry ?? "").hasSuffix(".pkg") },
             "\(run.dump)")
@@ -26,13 +28,13 @@ import Testing
     @Test func aComponentWithoutANameIsRefused() throws {
         var package = HostileProduct()
         package.name = ""
-        try Validate.expectError(try write("noname", package), "entry-name-invalid", entry: ".pkg")
+        try Validate.expectError(try write("noname", package), Rule.entryNameInvalid, entry: ".pkg")
     }
 
     @Test func aPartWithAControlCharacterIsRefused() throws {
         var package = HostileProduct()
         package.editXar = { xar in xar.nodes[1].children.append(.file("Bom\u{9F}", text: "x")) }
-        try Validate.expectError(try write("part", package), "entry-name-invalid", entry: "content.pkg/Bom")
+        try Validate.expectError(try write("part", package), Rule.entryNameInvalid, entry: "content.pkg/Bom")
     }
 
     @Test func ordinaryNamesStayClean() throws {

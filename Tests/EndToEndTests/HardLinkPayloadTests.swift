@@ -1,6 +1,7 @@
 import BomKit
 import Foundation
 import IAPCore
+import IAPRules
 import Testing
 
 /// Hard links in a product archive's Payload, as each cpio format means them: odc sends data with
@@ -46,7 +47,7 @@ import Testing
         second.ino = 77
         second.nlink = 2
         let path = try scratch.hostileProduct("odc-elf-link", [first, second])
-        let run = try Validate.expectError(path, "exec-elf", entry: "Contents/b")
+        let run = try Validate.expectError(path, Rule.execElf, entry: "Contents/b")
         #expect(
             !run.findings.contains { $0.rule == "exec-elf" && ($0.entry ?? "").hasSuffix("Contents/a") }, "\(run.dump)")
     }
@@ -62,7 +63,7 @@ import Testing
         #expect(listing.stdout.contains(" 0 ") && listing.stdout.contains("./Contents/a"), "\(listing.stdout)")
         let path = try product(
             "newc-links", payload: Array(try Data(contentsOf: URL(fileURLWithPath: payload))), items: items(bytes))
-        let run = try Validate.expectWarning(path, "link-hard")
+        let run = try Validate.expectWarning(path, Rule.linkHard)
         #expect(!run.rules.contains("shape-bom-mismatch"), "\(run.dump)")
 
         let root = scratch.at("srv")
@@ -82,7 +83,7 @@ import Testing
         listed[3] = .file("./Contents/a", bytes + [0x0a])
         let path = try product(
             "newc-bad", payload: Array(try Data(contentsOf: URL(fileURLWithPath: payload))), items: listed)
-        try Validate.expectError(path, "shape-bom-mismatch", entry: "Contents/a")
+        try Validate.expectError(path, Rule.shapeBomMismatch, entry: "Contents/a")
     }
 
     @Test(arguments: ["newc", "odc"])
@@ -97,7 +98,7 @@ import Testing
             items: items(CodeSamples.elf))
         // GNU cpio drops the leading "./" (a shape finding of its own); the ELF is found on the
         // link that carries it: the last one for newc, both for odc.
-        let run = try Validate.expectError(path, "exec-elf", entry: "Contents/z")
+        let run = try Validate.expectError(path, Rule.execElf, entry: "Contents/z")
         let onFirst = run.findings.contains { $0.rule == "exec-elf" && ($0.entry ?? "").hasSuffix("Contents/a") }
         #expect(onFirst == (format == "odc"), "\(run.dump)")
     }
@@ -126,7 +127,7 @@ import Testing
         }
         let path = scratch.at("odc-links.pkg")
         try package.write(to: path)
-        try Validate.expectWarning(path, "link-hard")
+        try Validate.expectWarning(path, Rule.linkHard)
         let root = scratch.at("srv-odc")
         let unpacked = try Harness.run(["iapkg", "unpack", path, "--into", root])
         #expect(unpacked.status == 0, "\(unpacked.stderr)")

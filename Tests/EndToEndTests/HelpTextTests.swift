@@ -6,7 +6,7 @@ import Testing
 @Suite struct HelpTextTests {
     static let commands = [
         [], ["init"], ["build"], ["bump"], ["inspect"], ["validate"], ["unpack"], ["list"], ["activate"], ["serve"],
-        ["diff"], ["rules"],
+        ["diff"], ["rules"], ["export-asset-pack"],
     ]
 
     func help(_ command: [String], columns: Int) throws -> [Substring] {

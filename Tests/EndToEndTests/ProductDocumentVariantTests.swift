@@ -1,4 +1,5 @@
 import Foundation
+import IAPRules
 import Testing
 
 /// Distributions and PackageInfos as Apple's tools wrote them over the years (productbuild,
@@ -122,7 +123,7 @@ import Testing
             </pkg-info>
             """
         let run = try Validate.expectError(
-            try package("scripts", packageInfo: info), "shape-packageinfo", entry: "PackageInfo")
+            try package("scripts", packageInfo: info), Rule.shapePackageinfo, entry: "PackageInfo")
         #expect(run.findings.contains { $0.message.contains("preinstall, postinstall") }, "\(run.dump)")
     }
 
@@ -135,7 +136,7 @@ import Testing
             </installer-gui-script>
             """
         let run = try Validate.expectError(
-            try package("two", distribution: distribution), "shape-distribution", entry: "Distribution")
+            try package("two", distribution: distribution), Rule.shapeDistribution, entry: "Distribution")
         #expect(run.findings.contains { $0.message.contains("#tools.pkg") }, "\(run.dump)")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import IAPCore
+import IAPRules
 import Testing
 
 /// Signed packages: productsign's layout made by `TestSigner` with keys from the openssl command line.
@@ -99,7 +100,7 @@ struct SignatureTests {
                 return bytes
             }
         }
-        let run = try Validate.expectError(path, "xar-signature-invalid")
+        let run = try Validate.expectError(path, Rule.xarSignatureInvalid)
         #expect(try signatures(run).map(\.status) == ["invalid", "verified"])
     }
 
@@ -112,7 +113,7 @@ struct SignatureTests {
                 return bytes
             }
         }
-        let run = try Validate.expectError(path, "xar-signature-invalid")
+        let run = try Validate.expectError(path, Rule.xarSignatureInvalid)
         #expect(try signatures(run).map(\.status) == ["verified", "invalid"])
     }
 
@@ -122,7 +123,7 @@ struct SignatureTests {
             $0.certificates = [pki.at("other-ca.pem")]
             $0.cms = false
         }
-        try Validate.expectError(path, "xar-signature-invalid")
+        try Validate.expectError(path, Rule.xarSignatureInvalid)
     }
 
     @Test("a signature without certificates is an error")
@@ -131,7 +132,7 @@ struct SignatureTests {
             $0.certificates = []
             $0.cms = false
         }
-        try Validate.expectError(path, "xar-signature-certificate")
+        try Validate.expectError(path, Rule.xarSignatureCertificate)
     }
 
     @Test("--trust-anchor with the issuing CA passes; with another CA it is an error")
@@ -140,7 +141,7 @@ struct SignatureTests {
         let trusted = try Validate.expectClean(path, extra: ["--trust-anchor", pki.at("ca.pem")])
         #expect(try signatures(trusted).allSatisfy { $0.trust == "trusted" })
         let other = try Validate.expectError(
-            path, "xar-signature-untrusted", extra: ["--trust-anchor", pki.at("other-ca.pem")])
+            path, Rule.xarSignatureUntrusted, extra: ["--trust-anchor", pki.at("other-ca.pem")])
         #expect(try signatures(other).allSatisfy { $0.trust == "untrusted" && $0.status == "verified" })
     }
 
@@ -163,7 +164,7 @@ struct SignatureTests {
     func trustAnchorNeedsSignature() throws {
         let unsigned = scratch.at("unsigned.pkg")
         try HostileTree.write(HostileTree.nodes(), to: unsigned)
-        try Validate.expectError(unsigned, "xar-signature-missing", extra: ["--trust-anchor", pki.at("ca.pem")])
+        try Validate.expectError(unsigned, Rule.xarSignatureMissing, extra: ["--trust-anchor", pki.at("ca.pem")])
         let notPEM = try Harness.run(["iapkg", "validate", unsigned, "--trust-anchor", pki.at("leaf.csr")])
         #expect(notPEM.status == 64, "\(notPEM.stderr)")
         let missing = try Harness.run(["iapkg", "validate", unsigned, "--trust-anchor", scratch.at("none.pem")])

@@ -15,9 +15,8 @@ import Testing
         try FileManager.default.createSymbolicLink(
             atPath: folder + "/Contents/latest.json", withDestinationPath: "level.json")
         if big > 0 {
-            var generator = SystemRandomNumberGenerator()
             for i in 0..<4 {
-                let bytes = (0..<(big / 4)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+                let bytes = try Fixtures.randomBytes(big / 4)
                 try scratch.write("src-\(version)/Contents/media/clip\(i).bin", Data(bytes))
             }
         }

@@ -1,5 +1,6 @@
 import Foundation
 import IAPCore
+import IAPRules
 import Testing
 
 /// What a tree package's data may cost or where it may lie, in hand-made packages judged by the
@@ -13,7 +14,7 @@ import Testing
         var node = XarNode.file("zeros.bin", [UInt8](repeating: 0, count: 1 << 20))
         node.declaredSize = 100 << 30
         let path = try scratch.hostileTree("bomb", [node])
-        let run = try Validate.expectError(path, "size-declared-bomb", entry: "Contents/zeros.bin")
+        let run = try Validate.expectError(path, Rule.sizeDeclaredBomb, entry: "Contents/zeros.bin")
         #expect(run.seconds < Validate.refusedBeforeDecodingSeconds, "took \(run.seconds) s")
         #expect(run.findings.first { $0.rule == "size-declared-bomb" }?.offset != nil, "\(run.dump)")
     }
@@ -21,11 +22,10 @@ import Testing
     /// Declares 20 GiB from 24 MiB stored: a ratio deflate could reach, but a total over the 2 GiB
     /// unpacked cap, so it is refused from the numbers before decoding instead of inflating for minutes.
     @Test func plausibleRatioButHugeTotalRefusedBeforeDecoding() throws {
-        var generator = SystemRandomNumberGenerator()
-        var node = XarNode.file("huge.bin", (0..<(24 << 20)).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        var node = XarNode.file("huge.bin", try Fixtures.randomBytes(24 << 20))
         node.declaredSize = 20 << 30
         let path = try scratch.hostileTree("huge-total", [node])
-        let run = try Validate.expectError(path, "size-unpacked-limit")
+        let run = try Validate.expectError(path, Rule.sizeUnpackedLimit)
         #expect(run.seconds < Validate.refusedBeforeDecodingSeconds, "took \(run.seconds) s")
         #expect(run.findings.filter { $0.rule == "size-unpacked-limit" }.count == 1, "\(run.dump)")
     }
@@ -37,7 +37,7 @@ import Testing
         node.declaredSize = 3 << 30
         node.storedBytes = [UInt8](repeating: 0, count: 3 << 20)
         let path = try scratch.hostileTree("three-gib", [node])
-        let run = try Validate.expectError(path, "size-unpacked-limit")
+        let run = try Validate.expectError(path, Rule.sizeUnpackedLimit)
         #expect(!run.rules.contains("size-declared-bomb"), "\(run.dump)")
         // Raised past the total, the cap no longer applies (the stored bytes then fail their own checks).
         let raised = try Validate.run(path, ["--max-unpacked-size", String(4 << 30)])
@@ -48,12 +48,12 @@ import Testing
         var folder = XarNode.directory("sub", [.file("a.txt", text: "a")])
         folder.content = Array("hidden".utf8)
         try Validate.expectError(
-            try scratch.hostileTree("dir-data", [folder]), "entry-data-not-file", entry: "Contents/sub")
+            try scratch.hostileTree("dir-data", [folder]), Rule.entryDataNotFile, entry: "Contents/sub")
         var link = XarNode.symlink("l", to: "sub/a.txt")
         link.content = Array("hidden".utf8)
         try Validate.expectError(
             try scratch.hostileTree("link-data", [.directory("sub", [.file("a.txt", text: "a")]), link]),
-            "entry-data-not-file", entry: "Contents/l")
+            Rule.entryDataNotFile, entry: "Contents/l")
     }
 
     /// Declares 1,000 bytes but decodes to 32 MiB: decoding stops at the declared size.
@@ -61,7 +61,7 @@ import Testing
         var node = XarNode.file("zeros.bin", [UInt8](repeating: 0, count: 32 << 20))
         node.declaredSize = 1000
         let path = try scratch.hostileTree("liar", [node])
-        let run = try Validate.expectError(path, "xar-data-size", entry: "Contents/zeros.bin")
+        let run = try Validate.expectError(path, Rule.xarDataSize, entry: "Contents/zeros.bin")
         #expect(run.findings.contains { $0.rule == "xar-data-size" && $0.message.contains("1000") }, "\(run.dump)")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import IAPRules
 import Testing
 
 #if canImport(FoundationXML)
@@ -27,14 +28,14 @@ import Testing
     @Test func productIDMismatch() throws {
         let path = try good("pid")
         try Validate.expectError(
-            path, "plist-product-id-mismatch", entry: "ContentInfo.plist", extra: ["--product-id", "com.example.other"])
+            path, Rule.plistProductIdMismatch, entry: "ContentInfo.plist", extra: ["--product-id", "com.example.other"])
         try Validate.expectClean(path, extra: ["--product-id", "com.example.test"])
     }
 
     @Test func newerThanAVersion() throws {
         let path = try good("v", version: "1.2")
-        try Validate.expectError(path, "plist-version-not-newer", extra: ["--newer-than", "1.2"])
-        try Validate.expectError(path, "plist-version-not-newer", extra: ["--newer-than", "1.10"])
+        try Validate.expectError(path, Rule.plistVersionNotNewer, extra: ["--newer-than", "1.2"])
+        try Validate.expectError(path, Rule.plistVersionNotNewer, extra: ["--newer-than", "1.10"])
         try Validate.expectClean(path, extra: ["--newer-than", "1.1.9"])
     }
 
@@ -43,12 +44,12 @@ import Testing
         let older = try good("older", version: "1.9")
         let same = try good("same", version: "2.0")
         try Validate.expectClean(path, extra: ["--newer-than", older])
-        try Validate.expectError(path, "plist-version-not-newer", extra: ["--newer-than", same])
+        try Validate.expectError(path, Rule.plistVersionNotNewer, extra: ["--newer-than", same])
         // Only the reference's version is read: an older package that breaks rules still serves.
         let brokenOlder = try good("broken-older", version: "1.9", contents: [.file("x.bin", CodeSamples.elf)])
         try Validate.expectClean(path, extra: ["--newer-than", brokenOlder])
         let folder = try scratch.contentFolder("reference", version: "2.0")
-        try Validate.expectError(path, "plist-version-not-newer", extra: ["--newer-than", folder])
+        try Validate.expectError(path, Rule.plistVersionNotNewer, extra: ["--newer-than", folder])
     }
 
     @Test func newerThanNonsenseIsAUsageError() throws {
@@ -58,7 +59,7 @@ import Testing
 
     @Test func strictTurnsWarningsIntoErrors() throws {
         let path = try good("junk", contents: [.file("readme.txt", text: "hi\n"), .file(".DS_Store", text: "x")])
-        try Validate.expectWarning(path, "hygiene-junk-file")
+        try Validate.expectWarning(path, Rule.hygieneJunkFile)
         let strict = try Validate.run(path, ["--strict"])
         #expect(strict.status == 1, "\(strict.dump)")
         #expect(strict.errorRules.contains("hygiene-junk-file"), "\(strict.dump)")
@@ -67,15 +68,15 @@ import Testing
     @Test func hygieneWarnings() throws {
         try Validate.expectWarning(
             try good("macosx", contents: [.directory("__MACOSX", [.file("._readme.txt", text: "x")])]),
-            "hygiene-junk-file")
-        try Validate.expectWarning(try good("empty", contents: []), "hygiene-empty-contents")
-        try Validate.expectWarning(try good("ext", file: "content.xar"), "hygiene-extension")
+            Rule.hygieneJunkFile)
+        try Validate.expectWarning(try good("empty", contents: []), Rule.hygieneEmptyContents)
+        try Validate.expectWarning(try good("ext", file: "content.xar"), Rule.hygieneExtension)
     }
 
     @Test func maxSize() throws {
         let path = try good("size")
         let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
-        try Validate.expectError(path, "size-package-limit", extra: ["--max-size", String(size - 1)])
+        try Validate.expectError(path, Rule.sizePackageLimit, extra: ["--max-size", String(size - 1)])
         try Validate.expectClean(path, extra: ["--max-size", String(size)])
     }
 
@@ -86,14 +87,14 @@ import Testing
             try $0.truncate(atOffset: 2_000_000_001)
             try $0.close()
         }
-        let nearRun = try Validate.expectWarning(near, "size-package-near-limit")
+        let nearRun = try Validate.expectWarning(near, Rule.sizePackageNearLimit)
         #expect(nearRun.seconds < Validate.refusedBeforeDecodingSeconds, "took \(nearRun.seconds) s")
         let over = try good("over")
         try FileHandle(forWritingAtPath: over).map {
             try $0.truncate(atOffset: 2_147_483_649)
             try $0.close()
         }
-        try Validate.expectError(over, "size-package-limit")
+        try Validate.expectError(over, Rule.sizePackageLimit)
     }
 
     @Test func unpackedTotalOverTheCapIsAnError() throws {
@@ -103,8 +104,9 @@ import Testing
             try $0.truncate(atOffset: 2_147_483_649)
             try $0.close()
         }
-        try Validate.expectError(folder, "size-unpacked-limit")
-        try Validate.expectPasses(folder, without: "size-unpacked-limit", extra: ["--max-unpacked-size", "3000000000"])
+        try Validate.expectError(folder, Rule.sizeUnpackedLimit)
+        try Validate.expectPasses(
+            folder, without: Rule.sizeUnpackedLimit, extra: ["--max-unpacked-size", "3000000000"])
     }
 
     @Test func usageErrors() throws {
@@ -119,7 +121,7 @@ import Testing
         let folder = try scratch.contentFolder("folder")
         try scratch.write("folder/Contents/tool.dat", Data(CodeSamples.elf))
         #expect(mkfifo(folder + "/Contents/pipe", 0o644) == 0)
-        let run = try Validate.expectError(folder, "entry-special-file", entry: "Contents/pipe")
+        let run = try Validate.expectError(folder, Rule.entrySpecialFile, entry: "Contents/pipe")
         #expect(run.errorRules.contains("exec-elf"), "\(run.dump)")
         #expect(run.document?.inputs.first?.shape == "folder")
         try Validate.expectClean(try scratch.contentFolder("clean-folder"))
@@ -188,7 +190,7 @@ import Testing
         try scratch.write("emptyplist/ContentInfo.plist", "")
         let out = scratch.at("emptyplist.pkg")
         #expect(try Harness.run(["bsdtar", "--format", "xar", "-cf", out, "-C", folder, "."]).status == 0)
-        try Validate.expectError(out, "plist-syntax", entry: "ContentInfo.plist")
+        try Validate.expectError(out, Rule.plistSyntax, entry: "ContentInfo.plist")
     }
 
     // MARK: - Report formats

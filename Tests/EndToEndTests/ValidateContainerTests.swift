@@ -1,8 +1,9 @@
 import Foundation
 import IAPCore
+import IAPRules
 import Testing
 
-/// The xar container rules (FORMAT.md §6 "Container"), each broken once in a hand-made tree package,
+/// The xar container rules (PackageFormat.md §6 "Container"), each broken once in a hand-made tree package,
 /// judged by the built binary.
 @Suite struct ValidateContainerTests {
     let scratch = ScratchFolder()
@@ -23,20 +24,20 @@ import Testing
 
     @Test func notAXarArchive() throws {
         try scratch.write("text.pkg", "this is not a xar archive at all, just text\n")
-        let run = try Validate.expectError(scratch.at("text.pkg"), "xar-magic")
+        let run = try Validate.expectError(scratch.at("text.pkg"), Rule.xarMagic)
         #expect(run.findings.first { $0.rule == "xar-magic" }?.offset == 0)
     }
 
     @Test func headerSizeNot28() throws {
-        try Validate.expectError(try tree("h") { $0.headerSize = 64 }, "xar-header-size")
+        try Validate.expectError(try tree("h") { $0.headerSize = 64 }, Rule.xarHeaderSize)
     }
 
     @Test func versionNot1() throws {
-        try Validate.expectError(try tree("v") { $0.version = 2 }, "xar-version")
+        try Validate.expectError(try tree("v") { $0.version = 2 }, Rule.xarVersion)
     }
 
     @Test func tocChecksumAlgorithmNone() throws {
-        try Validate.expectError(try tree("n") { $0.checksumCode = 0 }, "xar-checksum-none")
+        try Validate.expectError(try tree("n") { $0.checksumCode = 0 }, Rule.xarChecksumNone)
     }
 
     @Test func tocChecksumMD5Warns() throws {
@@ -44,14 +45,14 @@ import Testing
             xar.checksumCode = 2
             xar.tocDigest = .md5
         }
-        try Validate.expectWarning(path, "xar-checksum-md5")
+        try Validate.expectWarning(path, Rule.xarChecksumMd5)
     }
 
     @Test func tocChecksumOutsideTheHeap() throws {
         let path = try tree("range") { xar in
             xar.editTOC = { $0.replacingOccurrences(of: "<offset>0</offset>", with: "<offset>99999</offset>") }
         }
-        try Validate.expectError(path, "xar-toc-checksum-range")
+        try Validate.expectError(path, Rule.xarTocChecksumRange)
     }
 
     @Test func tocZlibCorrupt() throws {
@@ -62,18 +63,18 @@ import Testing
                 return copy
             }
         }
-        try Validate.expectError(path, "xar-toc-inflate")
+        try Validate.expectError(path, Rule.xarTocInflate)
     }
 
     @Test func tocWithDoctype() throws {
         let path = try tree("d") { xar in
             xar.editTOC = { $0.replacingOccurrences(of: "<xar>", with: "<!DOCTYPE xar [<!ENTITY e \"x\">]>\n<xar>") }
         }
-        try Validate.expectError(path, "xar-toc-doctype")
+        try Validate.expectError(path, Rule.xarTocDoctype)
     }
 
     @Test func badTOCDigest() throws {
-        let run = try Validate.expectError(try tree("digest") { $0.wrongTOCDigest = true }, "xar-toc-checksum-mismatch")
+        let run = try Validate.expectError(try tree("digest") { $0.wrongTOCDigest = true }, Rule.xarTocChecksumMismatch)
         #expect(run.findings.first { $0.rule == "xar-toc-checksum-mismatch" }?.offset != nil, "\(run.dump)")
     }
 
@@ -85,7 +86,7 @@ import Testing
                     with: "  <checksum style=\"sha1\"><offset>0</offset><size>20</size></checksum>\n  <creation-time>")
             }
         }
-        try Validate.expectError(path, "xar-toc-checksum-count")
+        try Validate.expectError(path, Rule.xarTocChecksumCount)
     }
 
     @Test func tocChecksumSizeWrongForAlgorithm() throws {
@@ -94,51 +95,52 @@ import Testing
                 $0.replacingOccurrences(of: "<size>20</size>\n  </checksum>", with: "<size>16</size>\n  </checksum>")
             }
         }
-        try Validate.expectError(path, "xar-toc-checksum-size")
+        try Validate.expectError(path, Rule.xarTocChecksumSize)
     }
 
     @Test func tocStreamEndsBeforeDeclaredLength() throws {
         let run = try Validate.expectError(
             try tree("junk") { $0.editCompressedTOC = { $0 + [0xDE, 0xAD, 0xBE, 0xEF] } },
-            "xar-toc-length")
+            Rule.xarTocLength)
         let finding = run.findings.first { $0.rule == "xar-toc-length" }
         #expect(finding?.offset != nil, "\(run.dump)")
     }
 
     @Test func tocStreamCutShort() throws {
-        try Validate.expectError(try tree("cut") { $0.editCompressedTOC = { Array($0.dropLast(6)) } }, "xar-toc-length")
+        try Validate.expectError(
+            try tree("cut") { $0.editCompressedTOC = { Array($0.dropLast(6)) } }, Rule.xarTocLength)
     }
 
     @Test func tocLengthBeyondTheFile() throws {
-        try Validate.expectError(try tree("beyond") { $0.declaredCompressedLength = 1 << 40 }, "xar-toc-length")
+        try Validate.expectError(try tree("beyond") { $0.declaredCompressedLength = 1 << 40 }, Rule.xarTocLength)
     }
 
     @Test func tocUncompressedLengthWrong() throws {
-        try Validate.expectError(try tree("usize") { $0.declaredUncompressedLength = 99 }, "xar-toc-size")
+        try Validate.expectError(try tree("usize") { $0.declaredUncompressedLength = 99 }, Rule.xarTocSize)
     }
 
     @Test func tocDeclaredHuge() throws {
-        try Validate.expectError(try tree("huge") { $0.declaredUncompressedLength = 1 << 40 }, "xar-toc-too-large")
+        try Validate.expectError(try tree("huge") { $0.declaredUncompressedLength = 1 << 40 }, Rule.xarTocTooLarge)
     }
 
     @Test func tocNotXML() throws {
         try Validate.expectError(
             try tree("xml") { $0.editTOC = { $0.replacingOccurrences(of: "</toc>", with: "</tock>") } },
-            "xar-toc-xml")
+            Rule.xarTocXml)
     }
 
     @Test func badArchivedChecksum() throws {
         var node = XarNode.file("readme.txt", text: "hello\n")
         node.archivedChecksum = .wrong
         try Validate.expectError(
-            try tree("arch", contents: [node]), "xar-archived-checksum", entry: "Contents/readme.txt")
+            try tree("arch", contents: [node]), Rule.xarArchivedChecksum, entry: "Contents/readme.txt")
     }
 
     @Test func badExtractedChecksum() throws {
         var node = XarNode.file("readme.txt", text: "hello\n")
         node.extractedChecksum = .wrong
         try Validate.expectError(
-            try tree("extr", contents: [node]), "xar-extracted-checksum", entry: "Contents/readme.txt")
+            try tree("extr", contents: [node]), Rule.xarExtractedChecksum, entry: "Contents/readme.txt")
     }
 
     @Test func missingChecksums() throws {
@@ -146,24 +148,25 @@ import Testing
         node.archivedChecksum = .omitted
         node.extractedChecksum = .omitted
         try Validate.expectError(
-            try tree("nocheck", contents: [node]), "xar-checksum-missing", entry: "Contents/readme.txt")
+            try tree("nocheck", contents: [node]), Rule.xarChecksumMissing, entry: "Contents/readme.txt")
     }
 
     @Test func unknownEncoding() throws {
         var node = XarNode.file("readme.txt", text: "hello\n")
         node.encoding = "application/x-rot13"
-        try Validate.expectError(try tree("enc", contents: [node]), "xar-encoding", entry: "Contents/readme.txt")
+        try Validate.expectError(try tree("enc", contents: [node]), Rule.xarEncoding, entry: "Contents/readme.txt")
     }
 
     @Test func corruptCompressedData() throws {
         var node = XarNode.file("readme.txt", text: "hello, hello, hello\n")
         node.storedBytes = [0x78, 0x9C, 0xFF, 0xFF, 0xFF, 0xFF, 0x00, 0x11]
-        try Validate.expectError(try tree("corrupt", contents: [node]), "xar-data-decode", entry: "Contents/readme.txt")
+        try Validate.expectError(
+            try tree("corrupt", contents: [node]), Rule.xarDataDecode, entry: "Contents/readme.txt")
     }
 
     @Test func dataOutsideTheFile() throws {
         let path = try tree("short") { xar in xar.editHeap = { Array($0.dropLast(3)) } }
-        try Validate.expectError(path, "xar-data-range", entry: "Contents/readme.txt")
+        try Validate.expectError(path, Rule.xarDataRange, entry: "Contents/readme.txt")
     }
 
     @Test func overlappingData() throws {
@@ -182,19 +185,19 @@ import Testing
                 return text.replacingCharacters(in: offset.upperBound..<end.lowerBound, with: String(value - 5))
             }
         }
-        try Validate.expectError(path, "xar-data-overlap")
+        try Validate.expectError(path, Rule.xarDataOverlap)
     }
 
     @Test func unreferencedHeapBytesWarn() throws {
         let path = try tree("gap") { xar in xar.editHeap = { $0 + Array("left over".utf8) } }
-        try Validate.expectWarning(path, "xar-heap-unreferenced")
+        try Validate.expectWarning(path, Rule.xarHeapUnreferenced)
     }
 
     @Test func numbersMustBePlainDecimal() throws {
         let path = try tree("num") { xar in
             xar.editTOC = { $0.replacingOccurrences(of: "<size>6</size>", with: "<size>0x6</size>") }
         }
-        try Validate.expectError(path, "xar-number")
+        try Validate.expectError(path, Rule.xarNumber)
     }
 
     @Test func duplicateFileID() throws {
@@ -202,14 +205,14 @@ import Testing
         var b = XarNode.file("b.txt", text: "b\n")
         a.id = "77"
         b.id = "77"
-        try Validate.expectError(try tree("ids", contents: [a, b]), "xar-file-id")
+        try Validate.expectError(try tree("ids", contents: [a, b]), Rule.xarFileId)
     }
 
     @Test func fileWithoutName() throws {
         let path = try tree("noname") { xar in
             xar.editTOC = { $0.replacingOccurrences(of: "<name>readme.txt</name>", with: "") }
         }
-        try Validate.expectError(path, "xar-file-name")
+        try Validate.expectError(path, Rule.xarFileName)
     }
 
     @Test func fileWithTwoTypes() throws {
@@ -219,7 +222,7 @@ import Testing
                     of: "<name>readme.txt</name>", with: "<name>readme.txt</name><type>directory</type>")
             }
         }
-        try Validate.expectError(path, "xar-file-type")
+        try Validate.expectError(path, Rule.xarFileType)
     }
 
     @Test func dataWithoutLength() throws {
@@ -232,7 +235,7 @@ import Testing
                 return text.replacingCharacters(in: start.lowerBound..<end.upperBound, with: "")
             }
         }
-        try Validate.expectError(path, "xar-data-fields")
+        try Validate.expectError(path, Rule.xarDataFields)
     }
 
     @Test func storedDataWhoseSizeDisagrees() throws {
@@ -240,14 +243,14 @@ import Testing
         node.encoding = "application/octet-stream"
         node.declaredSize = 3
         try Validate.expectError(
-            try tree("stored-size", contents: [node]), "xar-data-size", entry: "Contents/readme.txt")
+            try tree("stored-size", contents: [node]), Rule.xarDataSize, entry: "Contents/readme.txt")
     }
 
     @Test func junkAfterACompressedDataStream() throws {
         var node = XarNode.file("readme.txt", text: "hello\n")
         node.storedBytes = try Deflater.compress(Array("hello\n".utf8), format: .zlib) + Array("JUNK".utf8)
         try Validate.expectError(
-            try tree("data-junk", contents: [node]), "xar-data-decode", entry: "Contents/readme.txt")
+            try tree("data-junk", contents: [node]), Rule.xarDataDecode, entry: "Contents/readme.txt")
     }
 
     @Test func inspectSaysWhyAPresentPlistCannotBeDecoded() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import IAPCore
+import IAPRules
 import Testing
 
 /// Every encoding real xar writers produce, in packages the built binary validates and unpacks:
@@ -52,7 +53,7 @@ import Testing
         unchecked.archivedChecksum = .omitted
         let path = scratch.at("once.pkg")
         try HostileTree.write(HostileTree.nodes(contents: [unknown, unchecked]), to: path)
-        let run = try Validate.expectError(path, "xar-encoding", entry: "Contents/readme.txt")
+        let run = try Validate.expectError(path, Rule.xarEncoding, entry: "Contents/readme.txt")
         let encodings = run.findings.filter { $0.rule == "xar-encoding" }
         #expect(encodings.count == 1, "\(run.dump)")
         #expect(encodings.first?.message.contains("application/x-zstd") == true)
@@ -86,7 +87,7 @@ import Testing
         package.payloadOverride = [0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x58] + Array(repeating: 0, count: 100)
         let path = scratch.at("zstd.pkg")
         try package.write(to: path)
-        let run = try Validate.expectError(path, "shape-payload", entry: "content.pkg/Payload")
+        let run = try Validate.expectError(path, Rule.shapePayload, entry: "content.pkg/Payload")
         let message = run.findings.first { $0.rule == "shape-payload" }?.message ?? ""
         #expect(message.contains("28 b5 2f fd 00 58 (zstd?)"), "\(run.dump)")
     }

@@ -1,8 +1,9 @@
 import Foundation
 import IAPCore
+import IAPRules
 import Testing
 
-/// Entry, link and special-file rules (FORMAT.md §6 "Entries", "Links"), in both shapes:
+/// Entry, link and special-file rules (PackageFormat.md §6 "Entries", "Links"), in both shapes:
 /// tree packages with hostile xar entries, product packages with hostile cpio entries.
 @Suite struct ValidateEntryTests {
     let scratch = ScratchFolder()
@@ -21,39 +22,39 @@ import Testing
 
     @Test func traversalInXarName() throws {
         try Validate.expectError(
-            try tree("dotdot", [.directory("..", [.file("x", text: "x")])]), "entry-name-invalid", entry: "..")
+            try tree("dotdot", [.directory("..", [.file("x", text: "x")])]), Rule.entryNameInvalid, entry: "..")
         try Validate.expectError(
-            try tree("slash", [.file("../../x", text: "x")]), "entry-name-invalid", entry: "../../x")
+            try tree("slash", [.file("../../x", text: "x")]), Rule.entryNameInvalid, entry: "../../x")
     }
 
     @Test func traversalInCpioName() throws {
         try Validate.expectError(
             try product("cpio-dotdot", [.file("./Contents/../../x", text: "x")]),
-            "entry-name-invalid", entry: "Contents/../../x")
+            Rule.entryNameInvalid, entry: "Contents/../../x")
     }
 
     @Test func absolutePaths() throws {
         try Validate.expectError(
-            try tree("abs", [], root: [.file("/etc/evil", text: "x")]), "entry-absolute-path", entry: "/etc/evil")
+            try tree("abs", [], root: [.file("/etc/evil", text: "x")]), Rule.entryAbsolutePath, entry: "/etc/evil")
         try Validate.expectError(
-            try product("cpio-abs", [.file("/etc/evil", text: "x")]), "entry-absolute-path", entry: "/etc/evil")
+            try product("cpio-abs", [.file("/etc/evil", text: "x")]), Rule.entryAbsolutePath, entry: "/etc/evil")
     }
 
     @Test func controlCharactersAndBackslashes() throws {
-        try Validate.expectError(try tree("ctl", [.file("a\tb", text: "x")]), "entry-name-invalid")
-        try Validate.expectError(try product("cpio-bs", [.file("./Contents/a\\b", text: "x")]), "entry-name-invalid")
+        try Validate.expectError(try tree("ctl", [.file("a\tb", text: "x")]), Rule.entryNameInvalid)
+        try Validate.expectError(try product("cpio-bs", [.file("./Contents/a\\b", text: "x")]), Rule.entryNameInvalid)
     }
 
     @Test func componentAndPathLength() throws {
         try Validate.expectError(
-            try tree("long", [.file(String(repeating: "n", count: 256), text: "x")]), "entry-component-length")
+            try tree("long", [.file(String(repeating: "n", count: 256), text: "x")]), Rule.entryComponentLength)
         let deep = (0..<6).map { _ in String(repeating: "d", count: 200) }.joined(separator: "/")
-        try Validate.expectError(try product("deep", [.file("./Contents/" + deep, text: "x")]), "entry-path-length")
+        try Validate.expectError(try product("deep", [.file("./Contents/" + deep, text: "x")]), Rule.entryPathLength)
         try Validate.expectClean(try tree("ok255", [.file(String(repeating: "n", count: 255), text: "x")]))
     }
 
     @Test func bidiOverrideWarns() throws {
-        try Validate.expectWarning(try tree("bidi", [.file("cod\u{202E}txt.exe", text: "x")]), "entry-bidi")
+        try Validate.expectWarning(try tree("bidi", [.file("cod\u{202E}txt.exe", text: "x")]), Rule.entryBidi)
     }
 
     @Test func extendedAttributesAndFlagsWarn() throws {
@@ -65,7 +66,7 @@ import Testing
                     with: "<name>readme.txt</name><flags><UserNoDump/></flags>")
             }
         }
-        try Validate.expectWarning(path, "entry-flags")
+        try Validate.expectWarning(path, Rule.entryFlags)
         let ea = scratch.at("xattr.pkg")
         try HostileTree.write(HostileTree.nodes(), to: ea) { xar in
             xar.editTOC = {
@@ -74,15 +75,16 @@ import Testing
                     with: "<name>readme.txt</name><ea id=\"0\"><name>user.note</name></ea>")
             }
         }
-        try Validate.expectWarning(ea, "entry-xattr")
+        try Validate.expectWarning(ea, Rule.entryXattr)
     }
 
     @Test func duplicateNames() throws {
         try Validate.expectError(
-            try tree("dup", [.file("a.txt", text: "1"), .file("a.txt", text: "2")]), "entry-duplicate", entry: "a.txt")
+            try tree("dup", [.file("a.txt", text: "1"), .file("a.txt", text: "2")]), Rule.entryDuplicate, entry: "a.txt"
+        )
         try Validate.expectError(
             try product("cpio-dup", [.file("./Contents/a.txt", text: "1"), .file("./Contents/a.txt", text: "2")]),
-            "entry-duplicate", entry: "a.txt")
+            Rule.entryDuplicate, entry: "a.txt")
     }
 
     @Test func unicodeCollidingNames() throws {
@@ -90,59 +92,60 @@ import Testing
         let nfd = "cafe\u{301}.txt"
         #expect(Array(nfc.utf8) != Array(nfd.utf8))
         try Validate.expectError(
-            try tree("nfc", [.file(nfc, text: "1"), .file(nfd, text: "2")]), "entry-unicode-collision")
+            try tree("nfc", [.file(nfc, text: "1"), .file(nfd, text: "2")]), Rule.entryUnicodeCollision)
         try Validate.expectError(
             try product("cpio-nfc", [.file("./Contents/" + nfc, text: "1"), .file("./Contents/" + nfd, text: "2")]),
-            "entry-unicode-collision")
+            Rule.entryUnicodeCollision)
         try Validate.expectClean(try tree("nfc-alone", [.file(nfc, text: "1"), .file("cafe.txt", text: "2")]))
     }
 
     @Test func caseCollisionWarns() throws {
         try Validate.expectWarning(
-            try tree("case", [.file("Level.dat", text: "1"), .file("level.dat", text: "2")]), "entry-case-collision")
+            try tree("case", [.file("Level.dat", text: "1"), .file("level.dat", text: "2")]), Rule.entryCaseCollision)
     }
 
     @Test func fileThatIsAlsoAFolder() throws {
         try Validate.expectError(
             try product("filedir", [.file("./Contents/a", text: "1"), .file("./Contents/a/b", text: "2")]),
-            "entry-file-dir-conflict", entry: "Contents/a/b")
+            Rule.entryFileDirConflict, entry: "Contents/a/b")
     }
 
     // MARK: - Special files and modes
 
     @Test func deviceNodes() throws {
         try Validate.expectError(
-            try tree("chr", [XarNode(name: "tty", type: "character special")]), "entry-special-file", entry: "tty")
+            try tree("chr", [XarNode(name: "tty", type: "character special")]), Rule.entrySpecialFile, entry: "tty")
         try Validate.expectError(
-            try tree("blk", [XarNode(name: "disk", type: "block special")]), "entry-special-file", entry: "disk")
+            try tree("blk", [XarNode(name: "disk", type: "block special")]), Rule.entrySpecialFile, entry: "disk")
         try Validate.expectError(
             try product("cpio-chr", [CpioItem(path: "./Contents/null", mode: 0o020666)]),
-            "entry-special-file", entry: "Contents/null")
+            Rule.entrySpecialFile, entry: "Contents/null")
     }
 
     @Test func fifosAndSockets() throws {
         try Validate.expectError(
-            try tree("fifo", [XarNode(name: "pipe", type: "fifo")]), "entry-special-file", entry: "pipe")
+            try tree("fifo", [XarNode(name: "pipe", type: "fifo")]), Rule.entrySpecialFile, entry: "pipe")
         try Validate.expectError(
-            try tree("sock", [XarNode(name: "sock", type: "socket")]), "entry-special-file", entry: "sock")
+            try tree("sock", [XarNode(name: "sock", type: "socket")]), Rule.entrySpecialFile, entry: "sock")
         try Validate.expectError(
             try product("cpio-fifo", [CpioItem(path: "./Contents/pipe", mode: 0o010644)]),
-            "entry-special-file", entry: "Contents/pipe")
+            Rule.entrySpecialFile, entry: "Contents/pipe")
     }
 
     @Test func setuidSetgidSticky() throws {
         try Validate.expectError(
-            try tree("suid", [.file("run", text: "x", mode: "04755")]), "entry-setid", entry: "run")
+            try tree("suid", [.file("run", text: "x", mode: "04755")]), Rule.entrySetid, entry: "run")
         try Validate.expectError(
-            try tree("sticky", [.directory("tmp", mode: "01777", [.file("a", text: "a")])]), "entry-setid", entry: "tmp"
+            try tree("sticky", [.directory("tmp", mode: "01777", [.file("a", text: "a")])]), Rule.entrySetid,
+            entry: "tmp"
         )
         try Validate.expectError(
             try product("cpio-sgid", [.file("./Contents/run", text: "x", mode: 0o2644)]),
-            "entry-setid", entry: "Contents/run")
+            Rule.entrySetid, entry: "Contents/run")
     }
 
     @Test func executeBitsOnDataWarn() throws {
-        try Validate.expectWarning(try tree("xbit", [.file("data.bin", text: "data", mode: "0755")]), "exec-mode-bits")
+        try Validate.expectWarning(try tree("xbit", [.file("data.bin", text: "data", mode: "0755")]), Rule.execModeBits)
     }
 
     // MARK: - Symlinks
@@ -156,7 +159,7 @@ import Testing
     @Test func symlinkChainThatEscapes() throws {
         // up -> .. (Contents' parent: the root, allowed as a hop), out -> up/../.. (above the root).
         let nodes: [XarNode] = [.symlink("up", to: ".."), .symlink("out", to: "up/../x")]
-        let run = try Validate.expectError(try tree("chain", nodes), "link-escape", entry: "Contents/out")
+        let run = try Validate.expectError(try tree("chain", nodes), Rule.linkEscape, entry: "Contents/out")
         #expect(run.findings.contains { $0.rule == "link-escape" && $0.entry == "Contents/up" }, "\(run.dump)")
         try Validate.expectError(
             try product(
@@ -165,26 +168,26 @@ import Testing
                     .symlink("./Contents/hop", to: "sub/../.."),
                     .symlink("./Contents/away", to: "hop/../../x"),
                 ]),
-            "link-escape", entry: "Contents/away")
+            Rule.linkEscape, entry: "Contents/away")
     }
 
     @Test func symlinkThatLeavesContentsButNotTheRoot() throws {
         try Validate.expectError(
-            try tree("to-plist", [.symlink("p", to: "../ContentInfo.plist")]), "link-escape", entry: "Contents/p")
+            try tree("to-plist", [.symlink("p", to: "../ContentInfo.plist")]), Rule.linkEscape, entry: "Contents/p")
     }
 
     @Test func absoluteEmptyLoopingAndDanglingLinks() throws {
-        try Validate.expectError(try tree("abs-link", [.symlink("passwd", to: "/etc/passwd")]), "link-absolute")
-        try Validate.expectError(try tree("loop", [.symlink("a", to: "b"), .symlink("b", to: "a")]), "link-loop")
+        try Validate.expectError(try tree("abs-link", [.symlink("passwd", to: "/etc/passwd")]), Rule.linkAbsolute)
+        try Validate.expectError(try tree("loop", [.symlink("a", to: "b"), .symlink("b", to: "a")]), Rule.linkLoop)
         try Validate.expectError(
-            try tree("empty-link", [XarNode(name: "e", type: "symlink", linkTarget: "")]), "link-empty")
-        try Validate.expectWarning(try tree("dangling", [.symlink("gone", to: "nothing-here")]), "link-dangling")
+            try tree("empty-link", [XarNode(name: "e", type: "symlink", linkTarget: "")]), Rule.linkEmpty)
+        try Validate.expectWarning(try tree("dangling", [.symlink("gone", to: "nothing-here")]), Rule.linkDangling)
     }
 
     @Test func symlinkWrittenThroughByALaterEntry() throws {
         var link = XarNode.symlink("dir", to: "../..")
         link.children = [.file("evil.txt", text: "x")]
-        try Validate.expectError(try tree("through", [link]), "link-write-through", entry: "Contents/dir/evil.txt")
+        try Validate.expectError(try tree("through", [link]), Rule.linkWriteThrough, entry: "Contents/dir/evil.txt")
         try Validate.expectError(
             try product(
                 "cpio-through",
@@ -192,7 +195,7 @@ import Testing
                     .symlink("./Contents/d", to: "sub"), .directory("./Contents/sub"),
                     .file("./Contents/d/evil.txt", text: "x"),
                 ]),
-            "link-write-through", entry: "Contents/d/evil.txt")
+            Rule.linkWriteThrough, entry: "Contents/d/evil.txt")
     }
 
     // MARK: - Hard links
@@ -200,7 +203,7 @@ import Testing
     @Test func hardLinkToAMissingID() throws {
         try Validate.expectError(
             try tree("hl-missing", [XarNode(name: "h", type: "hardlink", hardLink: "999")]),
-            "link-hard-external", entry: "Contents/h")
+            Rule.linkHardExternal, entry: "Contents/h")
     }
 
     @Test func hardLinkInsideThePackageWarns() throws {
@@ -208,7 +211,7 @@ import Testing
         original.id = "50"
         original.hardLink = "original"
         try Validate.expectWarning(
-            try tree("hl-ok", [original, XarNode(name: "b.txt", type: "hardlink", hardLink: "50")]), "link-hard")
+            try tree("hl-ok", [original, XarNode(name: "b.txt", type: "hardlink", hardLink: "50")]), Rule.linkHard)
         try Validate.expectWarning(
             try product(
                 "cpio-hl-ok",
@@ -216,7 +219,7 @@ import Testing
                     CpioItem(path: "./Contents/a", mode: 0o100644, data: Array("x".utf8), ino: 90, nlink: 2),
                     CpioItem(path: "./Contents/b", mode: 0o100644, ino: 90, nlink: 2),
                 ]),
-            "link-hard")
+            Rule.linkHard)
     }
 
     /// A hard link that carries data of its own: the data is still checksummed and sniffed.
@@ -225,11 +228,11 @@ import Testing
         original.id = "50"
         original.hardLink = "original"
         var link = XarNode(name: "b.txt", type: "hardlink", content: CodeSamples.elf, hardLink: "50")
-        try Validate.expectError(try tree("hl-elf", [original, link]), "exec-elf", entry: "Contents/b.txt")
+        try Validate.expectError(try tree("hl-elf", [original, link]), Rule.execElf, entry: "Contents/b.txt")
         link.content = Array("shared".utf8)
         link.extractedChecksum = .wrong
         try Validate.expectError(
-            try tree("hl-crc", [original, link]), "xar-extracted-checksum", entry: "Contents/b.txt")
+            try tree("hl-crc", [original, link]), Rule.xarExtractedChecksum, entry: "Contents/b.txt")
     }
 
     @Test func cpioHardLinkToEtcPasswd() throws {
@@ -237,6 +240,6 @@ import Testing
             CpioItem(path: "/etc/passwd", mode: 0o100644, ino: 77, nlink: 2),
             CpioItem(path: "./Contents/pw", mode: 0o100644, ino: 77, nlink: 2),
         ]
-        try Validate.expectError(try product("cpio-hl-out", items), "link-hard-external", entry: "Contents/pw")
+        try Validate.expectError(try product("cpio-hl-out", items), Rule.linkHardExternal, entry: "Contents/pw")
     }
 }

@@ -1,21 +1,22 @@
 import Foundation
 import IAPCore
+import IAPRules
 import Testing
 
-/// Executable code in disguise (FORMAT.md §6 "Executable code"), in both shapes: tree packages with
+/// Executable code in disguise (PackageFormat.md §6 "Executable code"), in both shapes: tree packages with
 /// hostile xar entries, product packages with hostile cpio entries.
 @Suite struct ValidateExecutableTests {
     let scratch = ScratchFolder()
 
     @Test func machOThinAndUniversal() throws {
         try Validate.expectError(
-            try scratch.hostileTree("macho", [.file("level.dat", CodeSamples.machOThin)]), "exec-macho",
+            try scratch.hostileTree("macho", [.file("level.dat", CodeSamples.machOThin)]), Rule.execMacho,
             entry: "Contents/level.dat")
         try Validate.expectError(
             try scratch.hostileProduct("cpio-fat", [.file("./Contents/music.bin", CodeSamples.machOUniversal)]),
-            "exec-macho-universal", entry: "Contents/music.bin")
+            Rule.execMachoUniversal, entry: "Contents/music.bin")
         try Validate.expectError(
-            try scratch.hostileTree("fat", [.file("x", CodeSamples.machOUniversal)]), "exec-macho-universal")
+            try scratch.hostileTree("fat", [.file("x", CodeSamples.machOUniversal)]), Rule.execMachoUniversal)
     }
 
     @Test func javaClassFilePasses() throws {
@@ -26,63 +27,63 @@ import Testing
 
     @Test func elf() throws {
         try Validate.expectError(
-            try scratch.hostileTree("elf", [.file("libgame.txt", CodeSamples.elf)]), "exec-elf",
+            try scratch.hostileTree("elf", [.file("libgame.txt", CodeSamples.elf)]), Rule.execElf,
             entry: "Contents/libgame.txt")
         try Validate.expectError(
-            try scratch.hostileProduct("cpio-elf", [.file("./Contents/a.png", CodeSamples.elf)]), "exec-elf")
+            try scratch.hostileProduct("cpio-elf", [.file("./Contents/a.png", CodeSamples.elf)]), Rule.execElf)
     }
 
     @Test func peAndPlainMZText() throws {
         try Validate.expectError(
-            try scratch.hostileTree("pe", [.file("readme2.txt", CodeSamples.pe)]), "exec-pe",
+            try scratch.hostileTree("pe", [.file("readme2.txt", CodeSamples.pe)]), Rule.execPe,
             entry: "Contents/readme2.txt")
         try Validate.expectError(
-            try scratch.hostileProduct("cpio-pe", [.file("./Contents/x.dat", CodeSamples.pe)]), "exec-pe")
+            try scratch.hostileProduct("cpio-pe", [.file("./Contents/x.dat", CodeSamples.pe)]), Rule.execPe)
         try Validate.expectClean(try scratch.hostileTree("mz", [.file("MZ.txt", CodeSamples.mzText)]))
         try Validate.expectClean(
             try scratch.hostileProduct("cpio-mz", [.file("./Contents/MZ.txt", CodeSamples.mzText)]))
     }
 
     @Test func peHeaderBeyondTheFirst4KiB() throws {
-        try Validate.expectError(try scratch.hostileTree("farpe", [.file("far.dat", CodeSamples.farPE)]), "exec-pe")
+        try Validate.expectError(try scratch.hostileTree("farpe", [.file("far.dat", CodeSamples.farPE)]), Rule.execPe)
         try Validate.expectError(
-            try scratch.hostileProduct("cpio-farpe", [.file("./Contents/far.dat", CodeSamples.farPE)]), "exec-pe")
+            try scratch.hostileProduct("cpio-farpe", [.file("./Contents/far.dat", CodeSamples.farPE)]), Rule.execPe)
         let folder = try scratch.contentFolder("farpe-folder")
         try scratch.write("farpe-folder/Contents/far.dat", Data(CodeSamples.farPE))
-        try Validate.expectError(folder, "exec-pe", entry: "Contents/far.dat")
+        try Validate.expectError(folder, Rule.execPe, entry: "Contents/far.dat")
     }
 
     @Test func invalidUTF8InACpioName() throws {
         var item = CpioItem.file("./Contents/bad", text: "x")
         item.nameBytes = Array("./Contents/bad".utf8) + [0xFF, 0xFE]
-        try Validate.expectError(try scratch.hostileProduct("cpio-utf8", [item]), "entry-name-invalid")
+        try Validate.expectError(try scratch.hostileProduct("cpio-utf8", [item]), Rule.entryNameInvalid)
     }
 
     @Test func fileTypedEntryWithALinkTarget() throws {
         var node = XarNode.file("both", text: "x")
         node.linkTarget = "../../etc/passwd"
-        try Validate.expectError(try scratch.hostileTree("filelink", [node]), "xar-file-type", entry: "Contents/both")
+        try Validate.expectError(try scratch.hostileTree("filelink", [node]), Rule.xarFileType, entry: "Contents/both")
     }
 
     @Test func webAssembly() throws {
         try Validate.expectError(
             try scratch.hostileTree("wasm", [.file("a.bin", [0x00, 0x61, 0x73, 0x6D, 0x01, 0x00, 0x00, 0x00])]),
-            "exec-wasm")
+            Rule.execWasm)
     }
 
     @Test func bundleNamesAreCode() throws {
         try Validate.expectError(
             try scratch.hostileTree("app", [.directory("Game.APP", [.file("Info.plist", text: "x")])]),
-            "exec-bundle-name", entry: "Contents/Game.APP")
+            Rule.execBundleName, entry: "Contents/Game.APP")
         try Validate.expectError(
             try scratch.hostileProduct("cpio-dylib", [.file("./Contents/libx.dylib", text: "not really")]),
-            "exec-bundle-name")
+            Rule.execBundleName)
     }
 
     @Test func scriptsAndLibraryNamesWarn() throws {
         try Validate.expectWarning(
-            try scratch.hostileTree("script", [.file("run.sh", text: "#!/bin/sh\necho hi\n")]), "exec-script")
+            try scratch.hostileTree("script", [.file("run.sh", text: "#!/bin/sh\necho hi\n")]), Rule.execScript)
         try Validate.expectWarning(
-            try scratch.hostileTree("so", [.file("libx.so", text: "data")]), "exec-shared-library")
+            try scratch.hostileTree("so", [.file("libx.so", text: "data")]), Rule.execSharedLibrary)
     }
 }

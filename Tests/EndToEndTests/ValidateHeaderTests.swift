@@ -1,5 +1,6 @@
 import Foundation
 import IAPCore
+import IAPRules
 import Testing
 
 /// Every header size and checksum algorithm real xar writers produce: Apple's xar (28-byte header,
@@ -42,7 +43,7 @@ import Testing
             try tree("code3-sha224") {
                 $0.checksumCode = 3
                 $0.tocDigest = .sha224
-            }, "xar-toc-checksum-size")
+            }, Rule.xarTocChecksumSize)
         #expect(run.findings.contains { $0.message.contains("sha256") && $0.message.contains("sha224") }, "\(run.dump)")
     }
 
@@ -51,7 +52,7 @@ import Testing
             try tree("sha1-64") {
                 $0.headerSize = 64
                 $0.headerExtra = [UInt8](repeating: 0, count: 36)
-            }, "xar-header-size")
+            }, Rule.xarHeaderSize)
         #expect(
             sha1In64.findings.contains { $0.message.contains("64 bytes") && $0.message.contains("expected 28") },
             "\(sha1In64.dump)")
@@ -62,7 +63,7 @@ import Testing
                 $0.checksumCode = 3
                 $0.headerSize = 32
                 $0.headerExtra = Array("sha2".utf8)
-            }, "xar-header-size")
+            }, Rule.xarHeaderSize)
         // Junk after the name's NUL.
         try Validate.expectError(
             try tree("junk-pad") {
@@ -72,14 +73,14 @@ import Testing
                     $0.offset == 20 ? 1 : $0.element
                 }
                 $0.tocDigest = .sha256
-            }, "xar-header-size")
+            }, Rule.xarHeaderSize)
         // A header that declares more bytes than the file has.
         try Validate.expectError(
             try tree("short") {
                 $0.headerSize = 200
                 $0.editCompressedTOC = { _ in [] }
                 $0.editHeap = { _ in [] }
-            }, "xar-header-size")
+            }, Rule.xarHeaderSize)
     }
 
     @Test func unknownAlgorithmNamesCannotBeVerified() throws {
@@ -88,7 +89,7 @@ import Testing
                 $0.checksumCode = 3
                 $0.headerSize = 64
                 $0.headerExtra = XarSpelling.namedHeaderExtra("whirlpool")
-            }, "xar-checksum-none")
+            }, Rule.xarChecksumNone)
     }
 
     @Test func fileChecksumStylesInAnyCase() throws {
@@ -100,10 +101,10 @@ import Testing
         let run = try Validate.expectWarning(
             try tree("md5-files") {
                 $0.fileDigest = .md5
-            }, "xar-checksum-md5")
+            }, Rule.xarChecksumMd5)
         #expect(run.findings.filter { $0.rule == "xar-checksum-md5" }.count == 1, "\(run.dump)")
         try Validate.expectError(
-            try tree("md5-files-strict") { $0.fileDigest = .md5 }, "xar-checksum-md5", extra: ["--strict"])
+            try tree("md5-files-strict") { $0.fileDigest = .md5 }, Rule.xarChecksumMd5, extra: ["--strict"])
     }
 
     @Test func eachFaultIsReportedOnce() throws {
@@ -114,7 +115,7 @@ import Testing
                         of: #"<archived-checksum style="sha1">[0-9a-f]+</archived-checksum>"#, with: "",
                         options: .regularExpression)
                 }
-            }, "xar-checksum-missing")
+            }, Rule.xarChecksumMissing)
         #expect(
             run.findings.filter { $0.rule == "xar-checksum-missing" && $0.entry == "Contents/readme.txt" }.count == 1,
             "\(run.dump)")

@@ -1,4 +1,5 @@
 import Foundation
+import IAPRules
 import Testing
 
 /// Names as every other reader sees them: `<name enctype="base64">` decoded before any rule runs,
@@ -22,7 +23,7 @@ import Testing
                 .encodedFile(long, text: "long\n"), .file("plain.txt", text: "plain\n"),
             ])
         // The 79-byte name is wrapped: bsdtar would extract it cut short, and the gate says so.
-        let run = try Validate.expectWarning(path, "xar-name-wrapped")
+        let run = try Validate.expectWarning(path, Rule.xarNameWrapped)
         #expect(run.findings.map(\.rule) == ["xar-name-wrapped"], "\(run.dump)")
         let inspect = try Harness.run(["iapkg", "inspect", path])
         #expect(inspect.status == 0)
@@ -43,7 +44,7 @@ import Testing
         let stem = String(repeating: "あ", count: 18)  // 54 bytes: bsdtar keeps exactly these
         let path = try tree(
             "cut-collide", [.encodedFile(stem, text: "first"), .encodedFile(stem + "-evil.txt", text: "second")])
-        let run = try Validate.expectError(path, "entry-reader-collision")
+        let run = try Validate.expectError(path, Rule.entryReaderCollision)
         #expect(
             run.findings.contains { $0.rule == "entry-reader-collision" && $0.entry == "Contents/\(stem)-evil.txt" },
             "\(run.dump)")
@@ -63,7 +64,7 @@ import Testing
             "bsdtar", "--format", "xar", "-cf", package, "-C", folder, "ContentInfo.plist", "Contents",
         ])
         #expect(made.status == 0, "\(made.stderr)")
-        let run = try Validate.expectWarning(package, "xar-name-wrapped")
+        let run = try Validate.expectWarning(package, Rule.xarNameWrapped)
         #expect(Set(run.findings.map(\.rule)) == ["xar-name-wrapped"], "\(run.dump)")
         let root = scratch.at("bsdtar-root")
         let unpack = try Harness.run(["iapkg", "unpack", package, "--into", root])
@@ -73,18 +74,18 @@ import Testing
 
     @Test func encodedTraversalIsRefused() throws {
         let run = try Validate.expectError(
-            try tree("enc-dotdot", [.encodedFile("../../escape.txt", text: "x")]), "entry-name-invalid")
+            try tree("enc-dotdot", [.encodedFile("../../escape.txt", text: "x")]), Rule.entryNameInvalid)
         let finding = run.findings.first { $0.rule == "entry-name-invalid" }
         #expect(finding?.entry == "Contents/../../escape.txt", "\(run.dump)")
         #expect(finding?.storedEntry == "Contents/Li4vLi4vZXNjYXBlLnR4dA==", "\(run.dump)")
         try Validate.expectError(
-            try tree("enc-dot", [.encodedDirectory("..", [.file("x", text: "x")])]), "entry-name-invalid")
+            try tree("enc-dot", [.encodedDirectory("..", [.file("x", text: "x")])]), Rule.entryNameInvalid)
     }
 
     @Test func containerFindingsOnEncodedEntriesCarryTheStoredName() throws {
         var node = XarNode.encodedFile("日本.txt", text: "x")
         node.archivedChecksum = .wrong
-        let run = try Validate.expectError(try tree("enc-checksum", [node]), "xar-archived-checksum")
+        let run = try Validate.expectError(try tree("enc-checksum", [node]), Rule.xarArchivedChecksum)
         let finding = run.findings.first { $0.rule == "xar-archived-checksum" }
         #expect(
             finding?.entry == "Contents/日本.txt" && finding?.storedEntry == "Contents/5pel5pysLnR4dA==", "\(run.dump)")
@@ -92,11 +93,11 @@ import Testing
 
     @Test func encodedNULSlashAndControlsAreRefused() throws {
         try Validate.expectError(
-            try tree("enc-nul", [.encodedFile(Array("a\0b.txt".utf8), text: "x")]), "entry-name-invalid")
-        try Validate.expectError(try tree("enc-slash", [.encodedFile("a/b.txt", text: "x")]), "entry-name-invalid")
-        try Validate.expectError(try tree("enc-bs", [.encodedFile("a\\b.txt", text: "x")]), "entry-name-invalid")
+            try tree("enc-nul", [.encodedFile(Array("a\0b.txt".utf8), text: "x")]), Rule.entryNameInvalid)
+        try Validate.expectError(try tree("enc-slash", [.encodedFile("a/b.txt", text: "x")]), Rule.entryNameInvalid)
+        try Validate.expectError(try tree("enc-bs", [.encodedFile("a\\b.txt", text: "x")]), Rule.entryNameInvalid)
         let newline = try tree("enc-nl", [.encodedFile("a\nerror[forged] b", text: "x")])
-        try Validate.expectError(newline, "entry-name-invalid")
+        try Validate.expectError(newline, Rule.entryNameInvalid)
         // The text report escapes the control character: no forged line.
         let text = try Harness.run(["iapkg", "validate", newline])
         #expect(text.stdout.contains("a\\u{000A}error[forged] b"), "\(text.stdout)")
@@ -105,25 +106,25 @@ import Testing
 
     @Test func invalidUTF8IsRefused() throws {
         try Validate.expectError(
-            try tree("enc-utf8", [.encodedFile([0x61, 0xFF, 0xFE, 0x2E, 0x74], text: "x")]), "entry-name-invalid")
+            try tree("enc-utf8", [.encodedFile([0x61, 0xFF, 0xFE, 0x2E, 0x74], text: "x")]), Rule.entryNameInvalid)
     }
 
     @Test func duplicatesAcrossEncodedAndPlainNames() throws {
         try Validate.expectError(
-            try tree("enc-dup", [.file("a.txt", text: "1"), .encodedFile("a.txt", text: "2")]), "entry-duplicate")
+            try tree("enc-dup", [.file("a.txt", text: "1"), .encodedFile("a.txt", text: "2")]), Rule.entryDuplicate)
         let nfc = "caf\u{E9}.txt"
         let nfd = "cafe\u{301}.txt"
         try Validate.expectError(
-            try tree("enc-nfd", [.file(nfc, text: "1"), .encodedFile(nfd, text: "2")]), "entry-unicode-collision")
+            try tree("enc-nfd", [.file(nfc, text: "1"), .encodedFile(nfd, text: "2")]), Rule.entryUnicodeCollision)
     }
 
     @Test func otherEncodingsAndBadBase64AreRefused() throws {
         var rot = XarNode.file("n.txt", text: "x")
         rot.nameXML = "<name enctype=\"rot13\">a.gkg</name>"
-        try Validate.expectError(try tree("enc-rot13", [rot]), "xar-name-encoding")
+        try Validate.expectError(try tree("enc-rot13", [rot]), Rule.xarNameEncoding)
         var bad = XarNode.file("n.txt", text: "x")
         bad.nameXML = "<name enctype=\"base64\">not*base64</name>"
-        try Validate.expectError(try tree("enc-bad", [bad]), "xar-name-encoding")
+        try Validate.expectError(try tree("enc-bad", [bad]), Rule.xarNameEncoding)
     }
 
     @Test func repeatedNamesMustAgree() throws {
@@ -135,12 +136,12 @@ import Testing
         try Validate.expectClean(try tree("names-same-enc", [sameEncoded]))
         var differ = XarNode.file("a.txt", text: "x")
         differ.nameXML = "<name>a.txt</name><name>b.exe</name>"
-        try Validate.expectError(try tree("names-differ", [differ]), "xar-file-name")
+        try Validate.expectError(try tree("names-differ", [differ]), Rule.xarFileName)
     }
 
     @Test func findingsNameProductEntriesFromTheContentRoot() throws {
         let path = try scratch.hostileProduct("named", [.file("./Contents/../x", text: "x")])
-        let run = try Validate.expectError(path, "entry-name-invalid")
+        let run = try Validate.expectError(path, Rule.entryNameInvalid)
         #expect(
             run.findings.contains {
                 $0.rule == "entry-name-invalid" && $0.entry == "Contents/../x" && $0.storedEntry == nil

@@ -1,7 +1,8 @@
 import Foundation
+import IAPRules
 import Testing
 
-/// ContentInfo.plist rules (FORMAT.md §3, §6 "ContentInfo.plist") and the package-root shape.
+/// ContentInfo.plist rules (PackageFormat.md §3, §6 "ContentInfo.plist") and the package-root shape.
 @Suite struct ValidatePlistTests {
     let scratch = ScratchFolder()
 
@@ -38,49 +39,49 @@ import Testing
 
     @Test func externalEntityIsRefusedAndNeverFetched() throws {
         for path in [try tree("xxe", plist: Self.xxe), try product("xxe-p", plist: Self.xxe)] {
-            let run = try Validate.expectError(path, "plist-syntax", entry: "ContentInfo.plist")
+            let run = try Validate.expectError(path, Rule.plistSyntax, entry: "ContentInfo.plist")
             #expect(!run.result.stdout.contains("root:x:0"), "the entity was expanded")
         }
     }
 
     @Test func billionLaughsIsRefusedQuickly() throws {
-        let run = try Validate.expectError(try tree("lol", plist: Self.billionLaughs), "plist-syntax")
+        let run = try Validate.expectError(try tree("lol", plist: Self.billionLaughs), Rule.plistSyntax)
         #expect(run.seconds < Validate.refusedBeforeDecodingSeconds, "took \(run.seconds) s")
     }
 
     @Test func versionThatIsAPath() throws {
         let plist = Fixtures.plist(product: "com.example.test", version: "../../x")
-        try Validate.expectError(try tree("ver", plist: plist), "plist-content-version", entry: "ContentInfo.plist")
+        try Validate.expectError(try tree("ver", plist: plist), Rule.plistContentVersion, entry: "ContentInfo.plist")
         try Validate.expectError(
-            try product("ver-p", plist: plist), "plist-content-version", entry: "ContentInfo.plist")
+            try product("ver-p", plist: plist), Rule.plistContentVersion, entry: "ContentInfo.plist")
         try Validate.expectError(
             try tree("ver5", plist: Fixtures.plist(product: "com.example.test", version: "1.2.3.4.5")),
-            "plist-content-version")
+            Rule.plistContentVersion)
         try Validate.expectClean(
             try tree("ver4", plist: Fixtures.plist(product: "com.example.test", version: "1.2.3.4")))
     }
 
     @Test func badProductIdentifier() throws {
         try Validate.expectError(
-            try tree("id", plist: Fixtures.plist(product: "com..evil", version: "1.0")), "plist-product-id")
+            try tree("id", plist: Fixtures.plist(product: "com..evil", version: "1.0")), Rule.plistProductId)
         try Validate.expectError(
-            try tree("id2", plist: Fixtures.plist(product: "-leading", version: "1.0")), "plist-product-id")
+            try tree("id2", plist: Fixtures.plist(product: "-leading", version: "1.0")), Rule.plistProductId)
     }
 
     @Test func rootNotADictionary() throws {
         let plist = "<?xml version=\"1.0\"?>\n<plist version=\"1.0\"><array><string>1.0</string></array></plist>\n"
-        try Validate.expectError(try tree("root", plist: plist), "plist-root")
+        try Validate.expectError(try tree("root", plist: plist), Rule.plistRoot)
     }
 
     @Test func notAPropertyList() throws {
-        try Validate.expectError(try tree("garbage", plist: "ContentVersion = 1.0"), "plist-syntax")
+        try Validate.expectError(try tree("garbage", plist: "ContentVersion = 1.0"), Rule.plistSyntax)
     }
 
     @Test func plistOverOneMebibyte() throws {
         let padding = "\n<key>Pad</key><string>" + String(repeating: "x", count: 1 << 20) + "</string>"
         try Validate.expectError(
             try tree("big", plist: Fixtures.plist(product: "com.example.test", version: "1.0", extra: padding)),
-            "plist-size")
+            Rule.plistSize)
     }
 
     @Test func extraKeysAreKept() throws {
@@ -95,31 +96,31 @@ import Testing
     @Test func missingContentInfoOrContents() throws {
         let noPlist = scratch.at("noplist.pkg")
         try HostileTree.write([.directory("Contents", [.file("a", text: "a")])], to: noPlist)
-        try Validate.expectError(noPlist, "shape-missing-contentinfo")
+        try Validate.expectError(noPlist, Rule.shapeMissingContentinfo)
         let noContents = scratch.at("nocontents.pkg")
         try HostileTree.write(
             [.file("ContentInfo.plist", text: Fixtures.plist(product: "com.example.test", version: "1.0"))],
             to: noContents)
-        try Validate.expectError(noContents, "shape-missing-contents")
+        try Validate.expectError(noContents, Rule.shapeMissingContents)
     }
 
     @Test func wrongKindsAtTheRoot() throws {
         let plistDir = scratch.at("plistdir.pkg")
         try HostileTree.write(
             [.directory("ContentInfo.plist"), .directory("Contents", [.file("a", text: "a")])], to: plistDir)
-        try Validate.expectError(plistDir, "shape-contentinfo-type")
+        try Validate.expectError(plistDir, Rule.shapeContentinfoType)
         let contentsFile = scratch.at("contentsfile.pkg")
         try HostileTree.write(
             [
                 .file("ContentInfo.plist", text: Fixtures.plist(product: "com.example.test", version: "1.0")),
                 .file("Contents", text: "a"),
             ], to: contentsFile)
-        try Validate.expectError(contentsFile, "shape-contents-type")
+        try Validate.expectError(contentsFile, Rule.shapeContentsType)
     }
 
     @Test func extraEntryAtTheRoot() throws {
         let path = scratch.at("extra-root.pkg")
         try HostileTree.write(HostileTree.nodes() + [.file("install.sh", text: "echo\n")], to: path)
-        try Validate.expectError(path, "shape-extra-root-entry", entry: "install.sh")
+        try Validate.expectError(path, Rule.shapeExtraRootEntry, entry: "install.sh")
     }
 }

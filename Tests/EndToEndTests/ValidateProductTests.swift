@@ -1,9 +1,10 @@
 import BomKit
 import Foundation
 import IAPCore
+import IAPRules
 import Testing
 
-/// Product-archive shape rules (FORMAT.md §5 a, §6 "Shape"): Distribution, the component's three
+/// Product-archive shape rules (PackageFormat.md §5 a, §6 "Shape"): Distribution, the component's three
 /// files, the Payload's paths, and a Bom that lists exactly what the Payload holds.
 @Suite struct ValidateProductTests {
     let scratch = ScratchFolder()
@@ -23,7 +24,7 @@ import Testing
     @Test func missingDistribution() throws {
         var package = HostileProduct()
         package.withoutDistribution = true
-        try Validate.expectError(try write("nodist", package), "shape-product-layout", entry: "Distribution")
+        try Validate.expectError(try write("nodist", package), Rule.shapeProductLayout, entry: "Distribution")
     }
 
     @Test func distributionNamingAnotherComponent() throws {
@@ -31,7 +32,7 @@ import Testing
         package.editXar = { xar in
             xar.nodes[0] = .file("Distribution", ProductArchiveDocumentsText.distribution(referencing: "other.pkg"))
         }
-        try Validate.expectError(try write("otherdist", package), "shape-distribution", entry: "Distribution")
+        try Validate.expectError(try write("otherdist", package), Rule.shapeDistribution, entry: "Distribution")
     }
 
     @Test func scriptsInTheComponent() throws {
@@ -39,32 +40,32 @@ import Testing
         package.extraComponentNodes = [
             .directory("Scripts", [.file("postinstall", text: "#!/bin/sh\nrm -rf /\n", mode: "0755")])
         ]
-        try Validate.expectError(try write("scripts", package), "shape-product-layout", entry: "content.pkg/Scripts")
+        try Validate.expectError(try write("scripts", package), Rule.shapeProductLayout, entry: "content.pkg/Scripts")
     }
 
     @Test func secondComponentOrExtraTopEntry() throws {
         var package = HostileProduct()
         package.editXar = { xar in xar.nodes.append(.file("Resources", text: "x")) }
-        try Validate.expectError(try write("extra", package), "shape-product-layout", entry: "Resources")
+        try Validate.expectError(try write("extra", package), Rule.shapeProductLayout, entry: "Resources")
     }
 
     @Test func componentWithoutBom() throws {
         var package = HostileProduct()
         package.editXar = { xar in xar.nodes[1].children.removeAll { $0.name == "Bom" } }
-        try Validate.expectError(try write("nobom", package), "shape-product-layout", entry: "content.pkg/Bom")
+        try Validate.expectError(try write("nobom", package), Rule.shapeProductLayout, entry: "content.pkg/Bom")
     }
 
     @Test func payloadPathWithoutDotSlash() throws {
         var package = HostileProduct()
         package.items.append(.file("Contents/bare.txt", text: "x"))
-        try Validate.expectError(try write("prefix", package), "shape-payload-prefix", entry: "Contents/bare.txt")
+        try Validate.expectError(try write("prefix", package), Rule.shapePayloadPrefix, entry: "Contents/bare.txt")
     }
 
     @Test func bomMissingAnEntry() throws {
         var package = HostileProduct(files: [("a.txt", Array("a\n".utf8)), ("b.txt", Array("b\n".utf8))])
         package.editBom = { $0.filter { $0.path != "./Contents/b.txt" } }
         let run = try Validate.expectError(
-            try write("bom-missing", package), "shape-bom-mismatch", entry: "Contents/b.txt")
+            try write("bom-missing", package), Rule.shapeBomMismatch, entry: "Contents/b.txt")
         #expect(run.findings.filter { $0.rule == "shape-bom-mismatch" }.count == 1, "\(run.dump)")
     }
 
@@ -73,7 +74,7 @@ import Testing
         package.editBom = {
             $0 + [BomEntry(path: "./Contents/ghost.txt", kind: .file, mode: 0o100644, size: 3, checksum: 1)]
         }
-        try Validate.expectError(try write("bom-ghost", package), "shape-bom-mismatch", entry: "Contents/ghost.txt")
+        try Validate.expectError(try write("bom-ghost", package), Rule.shapeBomMismatch, entry: "Contents/ghost.txt")
     }
 
     @Test func bomWrongSize() throws {
@@ -86,7 +87,7 @@ import Testing
             }
         }
         let run = try Validate.expectError(
-            try write("bom-size", package), "shape-bom-mismatch", entry: "Contents/readme.txt")
+            try write("bom-size", package), Rule.shapeBomMismatch, entry: "Contents/readme.txt")
         #expect(run.findings.contains { $0.message.contains("size (Bom: 7, Payload: 6)") }, "\(run.dump)")
     }
 
@@ -100,22 +101,22 @@ import Testing
             }
         }
         let run = try Validate.expectError(
-            try write("bom-crc", package), "shape-bom-mismatch", entry: "Contents/readme.txt")
+            try write("bom-crc", package), Rule.shapeBomMismatch, entry: "Contents/readme.txt")
         #expect(run.findings.contains { $0.message.contains("checksum") }, "\(run.dump)")
     }
 
     @Test func unreadableBomPayloadAndPackageInfo() throws {
         var bom = HostileProduct()
         bom.editXar = { xar in xar.nodes[1].children[0] = .file("Bom", text: "BOMStore but not really") }
-        try Validate.expectError(try write("bad-bom", bom), "shape-bom", entry: "content.pkg/Bom")
+        try Validate.expectError(try write("bad-bom", bom), Rule.shapeBom, entry: "content.pkg/Bom")
 
         var payload = HostileProduct()
         payload.payloadOverride = Array("not gzip at all".utf8)
-        try Validate.expectError(try write("bad-payload", payload), "shape-payload", entry: "content.pkg/Payload")
+        try Validate.expectError(try write("bad-payload", payload), Rule.shapePayload, entry: "content.pkg/Payload")
 
         var info = HostileProduct()
         info.editXar = { xar in xar.nodes[1].children[2] = .file("PackageInfo", text: "<pkg-info") }
-        try Validate.expectError(try write("bad-info", info), "shape-packageinfo", entry: "content.pkg/PackageInfo")
+        try Validate.expectError(try write("bad-info", info), Rule.shapePackageinfo, entry: "content.pkg/PackageInfo")
     }
 
     /// The Bom declares a 100 GiB file the Payload's few bytes cannot hold: refused before decoding.
@@ -129,7 +130,7 @@ import Testing
             }
         }
         let run = try Validate.expectError(
-            try write("bom-bomb", package), "size-declared-bomb", entry: "content.pkg/Payload")
+            try write("bom-bomb", package), Rule.sizeDeclaredBomb, entry: "content.pkg/Payload")
         #expect(run.seconds < Validate.refusedBeforeDecodingSeconds, "took \(run.seconds) s")
     }
 
@@ -145,7 +146,7 @@ import Testing
             }
         }
         try Validate.expectError(
-            try write("liar", package), "size-declared-bomb", entry: "content.pkg/Payload")
+            try write("liar", package), Rule.sizeDeclaredBomb, entry: "content.pkg/Payload")
     }
 }
 

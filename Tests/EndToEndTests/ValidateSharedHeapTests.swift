@@ -1,4 +1,5 @@
 import Foundation
+import IAPRules
 import Testing
 
 /// Identical files sharing one heap range, as `xar --coalesce-heap` writes them: accepted and decoded
@@ -73,18 +74,18 @@ import Testing
         let path = try coalesced("disagree") { block in
             block.replacingOccurrences(of: "application/x-gzip", with: "application/octet-stream")
         }
-        let run = try Validate.expectError(path, "xar-data-overlap")
+        let run = try Validate.expectError(path, Rule.xarDataOverlap)
         #expect(run.findings.contains { $0.message.contains("encoding differs") }, "\(run.dump)")
         let sizes = try coalesced("size") { block in
             block.replacingOccurrences(
                 of: "<size>\(Self.shared.utf8.count)</size>", with: "<size>\(Self.shared.utf8.count - 1)</size>")
         }
-        try Validate.expectError(sizes, "xar-data-overlap")
+        try Validate.expectError(sizes, Rule.xarDataOverlap)
     }
 
     @Test func executableBehindASharedRangeIsStillSeen() throws {
         // The shared bytes are judged once and the verdict holds for every file naming them.
-        let run = try Validate.expectError(try coalesced("shared-elf", content: CodeSamples.elf), "exec-elf")
+        let run = try Validate.expectError(try coalesced("shared-elf", content: CodeSamples.elf), Rule.execElf)
         let named = Set(run.findings.filter { $0.rule == "exec-elf" }.compactMap(\.entry))
         #expect(named == ["Contents/a.txt", "Contents/b.txt"], "\(run.dump)")
         #expect(!run.rules.contains("xar-data-overlap"), "\(run.dump)")

@@ -1,4 +1,5 @@
 import Foundation
+import IAPRules
 import Testing
 
 /// What `iapkg validate --json` said about a run.
@@ -59,7 +60,8 @@ struct ValidateRun {
     }
 }
 
-/// Runs the built binary's `validate --json` and checks verdicts.
+/// Checks verdicts: `run` is the built binary's `validate --json`; the `expect…` checks judge one
+/// rule through the library in this process (``ValidateInProcess``), named by its typed `Rule`.
 enum Validate {
     /// A bound on a refusal that must come from the declared numbers, before any decoding. Decoding
     /// the bombs these tests declare (100 GiB, 20 GiB, a billion laughs) takes minutes, so a bound
@@ -83,10 +85,11 @@ enum Validate {
     /// Expects exit 1 and an error finding under `rule` (naming `entry` when given).
     @discardableResult
     static func expectError(
-        _ path: String, _ rule: String, entry: String? = nil, extra: [String] = [],
+        _ path: String, _ typedRule: Rule, entry: String? = nil, extra: [String] = [],
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> ValidateRun {
-        let run = try run(path, extra)
+        let rule = typedRule.id
+        let run = try ValidateInProcess.run(path, extra)
         #expect(run.status == 1, "\(run.dump)", sourceLocation: sourceLocation)
         // One style everywhere: content entries relative to the content root, never "./Contents/…".
         #expect(
@@ -102,10 +105,11 @@ enum Validate {
     /// Expects exit 0 and a warning finding under `rule`.
     @discardableResult
     static func expectWarning(
-        _ path: String, _ rule: String, extra: [String] = [],
+        _ path: String, _ typedRule: Rule, extra: [String] = [],
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> ValidateRun {
-        let run = try run(path, extra)
+        let rule = typedRule.id
+        let run = try ValidateInProcess.run(path, extra)
         #expect(run.status == 0, "\(run.dump)", sourceLocation: sourceLocation)
         #expect(
             run.warningRules.contains(rule), "expected warning \(rule):\n\(run.dump)", sourceLocation: sourceLocation)
@@ -119,7 +123,7 @@ enum Validate {
         _ path: String, extra: [String] = [],
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> ValidateRun {
-        let run = try run(path, extra)
+        let run = try ValidateInProcess.run(path, extra)
         #expect(run.status == 0, "\(run.dump)", sourceLocation: sourceLocation)
         #expect(run.findings.isEmpty, "expected no findings:\n\(run.dump)", sourceLocation: sourceLocation)
         #expect(run.document?.inputs.first?.valid == true, "\(run.dump)", sourceLocation: sourceLocation)
@@ -129,10 +133,11 @@ enum Validate {
     /// Expects exit 0 and neither `rule` nor any error.
     @discardableResult
     static func expectPasses(
-        _ path: String, without rule: String, extra: [String] = [],
+        _ path: String, without typedRule: Rule, extra: [String] = [],
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> ValidateRun {
-        let run = try run(path, extra)
+        let rule = typedRule.id
+        let run = try ValidateInProcess.run(path, extra)
         #expect(run.status == 0, "\(run.dump)", sourceLocation: sourceLocation)
         #expect(!run.rules.contains(rule), "did not expect \(rule):\n\(run.dump)", sourceLocation: sourceLocation)
         #expect(run.errorRules.isEmpty, "\(run.dump)", sourceLocation: sourceLocation)

@@ -4,12 +4,14 @@ import IAPKit
 import PayloadKit
 import Testing
 import XarKit
+import XcodeKit
 
 @testable import FuzzTargets
 
 /// The seeds reach past the first gates of their parsers, so that the fuzzer starts deep: each
 /// package opens (raw or TOC XML wrapped by `XarContainer`), each entry of `xar-data` decodes,
-/// each Payload lists its entries, each Bom and ContentInfo reads.
+/// each Payload lists its entries, each Bom and ContentInfo reads, each Xcode project resolves a
+/// content target.
 @Suite struct SeedDepthTests {
     static func seeds(_ target: FuzzTarget) throws -> [(name: String, bytes: [UInt8])] {
         try SeedReplayTests.inputs("Corpus", target).map {
@@ -88,6 +90,19 @@ import XarKit
         for seed in try Self.seeds(.contentInfo) {
             let (info, _) = ContentInfo.read(seed.bytes)
             #expect(info != nil, "\(seed.name)")
+        }
+    }
+
+    @Test func everyProjectSeedResolvesAContentTarget() throws {
+        let seeds = try Self.seeds(.pbxproj)
+        #expect(seeds.count >= 3)
+        for seed in seeds {
+            let project = try XcodeProject.read(seed.bytes, path: "/nonexistent/\(seed.name).xcodeproj")
+            #expect(!project.contentTargets.isEmpty, "\(seed.name)")
+            for name in project.contentTargets {
+                let target = try XcodeContentTarget.resolve(project, target: name)
+                #expect(!target.resources.isEmpty, "\(seed.name) \(name)")
+            }
         }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import IAPCore
+import IAPTestSupport
 import Testing
 
 @testable import IAPKitCLI
@@ -39,12 +40,6 @@ import Testing
         }
     }
 
-    func scratch() throws -> String {
-        let path = NSTemporaryDirectory() + "/iapkg-cli-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
-
     @Test func colourOnlyOnATerminalAndNeverWithNoColor() {
         let capture = Capture()
         #expect(capture.console(terminal: true, environment: [:]).useColor)
@@ -69,7 +64,8 @@ import Testing
     }
 
     @Test func progressBarOnlyOnATerminal() throws {
-        let folder = try scratch()
+        let scratch = ScratchFolder()
+        let folder = scratch.path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let source = Self.examples.appendingPathComponent("level-pack").path
         let onTerminal = Capture()
@@ -84,7 +80,8 @@ import Testing
     }
 
     @Test func everyJSONDocumentIsVersioned() throws {
-        let folder = try scratch()
+        let scratch = ScratchFolder()
+        let folder = scratch.path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let copy = folder + "/pack"
         try FileManager.default.copyItem(atPath: Self.examples.appendingPathComponent("level-pack").path, toPath: copy)

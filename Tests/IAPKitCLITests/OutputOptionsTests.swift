@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import IAPTestSupport
 import Testing
 
 @testable import IAPKitCLI
@@ -39,9 +40,8 @@ import Testing
     }
 
     @Test func quietKeepsStderrForErrorsOnly() throws {
-        let folder = NSTemporaryDirectory() + "/iapkg-quiet-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let scratch = ScratchFolder()
+        let folder = scratch.path
         // A build on a terminal: no progress bar, no summary; the package is still written.
         let quiet = Capture()
         #expect(

@@ -7,8 +7,8 @@ import XarKit
     import Glibc
 #endif
 
-/// Inputs found by the home-made mutation fuzzer that preceded the libFuzzer targets (retired by
-/// issue 12), minimised: the reader and the validator must refuse them with findings, and the
+/// Inputs found by the home-made mutation fuzzer that preceded the libFuzzer targets (retired in
+/// f3cf06d, 2026-11-23), minimised: the reader and the validator must refuse them with findings, and the
 /// inspector must throw or report, never trap. Each bug it found is fixed and its input stays here;
 /// the same inputs are in Tests/FuzzTargetsTests/Regressions/{xar,validate}.
 @Suite struct FuzzRegressionTests {
@@ -61,7 +61,7 @@ import XarKit
     ].joined()
 
     /// A tree package whose Contents/ holds an entry named `a/b` (a `/` inside one `<name>`). Found by
-    /// the mutation fuzzer, seed 1 input 843 (toc-name). FORMAT.md §6 makes `/` in a name an error; bsdtar
+    /// the mutation fuzzer, seed 1 input 843 (toc-name). PackageFormat.md §6 makes `/` in a name an error; bsdtar
     /// extracts it as Contents/a/b; the validator says valid.
     static let slashInName = [
         "78617221001c0001000000000000016500000000000003bb0000000178dab593516b83301485dff72bc4f736316a54b8",
@@ -170,7 +170,7 @@ import XarKit
         }
     }
 
-    /// An entry name holding `/` is refused (FORMAT.md §6, Entries).
+    /// An entry name holding `/` is refused (PackageFormat.md §6, Entries).
     @Test func aSlashInsideOneNameIsRefused() throws {
         #expect(Hex.decode(Self.slashInName)?.count == 716)
         try Self.withInput(hex: Self.slashInName) { path in

@@ -8,18 +8,8 @@ import Testing
 @Suite struct PayloadCompressionTests {
     private typealias Support = PayloadTestSupport
 
-    /// Pipes `bytes` through a shell command (a system compressor or decompressor).
-    private func filter(_ bytes: [UInt8], _ command: String) throws -> [UInt8] {
-        let directory = try Support.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        try Data(bytes).write(to: directory.appendingPathComponent("in"))
-        let result = try Support.run("\(command) < in > out", in: directory)
-        #expect(result.status == 0, "\(command): \(result.stderr)")
-        return Array(try Data(contentsOf: directory.appendingPathComponent("out")))
-    }
-
     /// The raw cpio of the sample content (gunzipped by the system gzip).
-    private func rawCpio() throws -> [UInt8] { try filter(try SampleContent.payload(), "gzip -dc") }
+    private func rawCpio() throws -> [UInt8] { try Support.filter(try SampleContent.payload(), "gzip -dc") }
 
     static let formats: [(name: String, command: String)] = [("bzip2", "bzip2 -9 -c"), ("xz", "xz -c")]
 
@@ -27,18 +17,19 @@ import Testing
     func aPayloadCompressedWithTheSystemToolReads(_ format: String) throws {
         let command = try #require(Self.formats.first { $0.name == format }?.command)
         let expected = try Support.readAll(try SampleContent.payload())
-        #expect(try Support.readAll(try filter(try rawCpio(), command)) == expected)
+        #expect(try Support.readAll(try Support.filter(try rawCpio(), command)) == expected)
         // Several streams one after the other, as parallel compressors write them.
         let raw = try rawCpio()
         let split = raw.count / 3
-        let concatenated = try filter(Array(raw.prefix(split)), command) + filter(Array(raw.dropFirst(split)), command)
+        let concatenated =
+            try Support.filter(Array(raw.prefix(split)), command) + Support.filter(Array(raw.dropFirst(split)), command)
         #expect(try Support.readAll(concatenated) == expected)
     }
 
     @Test(arguments: formats.map(\.name))
     func junkTruncationAndCorruptionAreRefused(_ format: String) throws {
         let command = try #require(Self.formats.first { $0.name == format }?.command)
-        let payload = try filter(try rawCpio(), command)
+        let payload = try Support.filter(try rawCpio(), command)
         #expect(
             Support.firstError(payload + Array("JUNK".utf8))
                 == .junkAfterCompressed(format: format, offset: UInt64(payload.count)))
@@ -65,7 +56,7 @@ import Testing
         builder.add(".", mode: 0o040755, ino: 1, nlink: 2)
         builder.add("./Contents/zeros", mode: 0o100644, data: [UInt8](repeating: 0, count: 3_000_000), ino: 2)
         builder.addTrailer()
-        let payload = try filter(builder.bytes, command)
+        let payload = try Support.filter(builder.bytes, command)
         let limit: UInt64 = 100_000
         guard case .decompressionBomb(limit, _)? = Support.firstError(payload, maxDecodedBytes: limit) else {
             Issue.record(

@@ -1,13 +1,14 @@
 import Foundation
 import IAPCore
+import IAPTestSupport
 import Testing
 
 @testable import XarKit
 
 /// `readAllConfirmingLater`: the same bytes as `readAll`, and the same error once confirmed.
 @Suite struct XarConfirmLaterTests {
-    let directory: TemporaryDirectory
-    init() throws { directory = try TemporaryDirectory() }
+    let directory: ScratchFolder
+    init() throws { directory = ScratchFolder() }
 
     @Test func cleanEntryGivesReadAllsBytesAndConfirms() throws {
         let archive = try directory.open(XarFixture())

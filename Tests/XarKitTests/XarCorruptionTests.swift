@@ -1,11 +1,12 @@
 import IAPCore
+import IAPTestSupport
 import Testing
 import XarKit
 
 /// Thousands of truncated and bit-flipped variants of a valid archive: open and read must return or throw.
 @Suite struct XarCorruptionTests {
-    let directory: TemporaryDirectory
-    init() throws { directory = try TemporaryDirectory() }
+    let directory: ScratchFolder
+    init() throws { directory = ScratchFolder() }
 
     /// Opens and fully reads `bytes`; returns how it ended, never crashes or hangs.
     private func exercise(_ bytes: [UInt8]) throws -> String {

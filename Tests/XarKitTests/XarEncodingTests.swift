@@ -1,5 +1,6 @@
 import Foundation
 import IAPCore
+import IAPTestSupport
 import Testing
 
 @testable import XarKit
@@ -27,8 +28,8 @@ struct EncodingCase: CustomTestStringConvertible, Sendable {
 
 /// Entries encoded with every codec xar writers use: exact bytes, and each way the data can be wrong.
 @Suite struct XarEncodingTests {
-    let directory: TemporaryDirectory
-    init() throws { directory = try TemporaryDirectory() }
+    let directory: ScratchFolder
+    init() throws { directory = ScratchFolder() }
 
     private func archive(
         _ codec: EncodingCase, content: [UInt8], edit: (inout FixtureFile) -> Void = { _ in },

@@ -1,14 +1,15 @@
 import Foundation
 import IAPCore
 import IAPRules
+import IAPTestSupport
 import Testing
 
 @testable import XarKit
 
 /// Hand-made broken archives, their data side: lengths, shared ranges, encodings, checksums, bombs.
 @Suite struct XarHostileDataTests {
-    let directory: TemporaryDirectory
-    init() throws { directory = try TemporaryDirectory() }
+    let directory: ScratchFolder
+    init() throws { directory = ScratchFolder() }
 
     @Test func dataWithoutLengthIsAFinding() throws {
         let archive = try directory.open(XarFixture.editingTOC { $0.replacingFirst("<offset>20</offset>", with: "") })

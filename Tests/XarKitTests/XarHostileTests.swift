@@ -1,14 +1,15 @@
 import Foundation
 import IAPCore
 import IAPRules
+import IAPTestSupport
 import Testing
 
 @testable import XarKit
 
 /// Hand-made broken archives: each must give exactly the rule id expected.
 @Suite struct XarHostileTests {
-    let directory: TemporaryDirectory
-    init() throws { directory = try TemporaryDirectory() }
+    let directory: ScratchFolder
+    init() throws { directory = ScratchFolder() }
 
     @Test func validFixtureHasNoFindingsAndReads() throws {
         let archive = try directory.open(XarFixture())

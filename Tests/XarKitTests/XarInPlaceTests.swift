@@ -1,5 +1,6 @@
 import Foundation
 import IAPCore
+import IAPTestSupport
 import Testing
 
 @testable import XarKit
@@ -17,7 +18,7 @@ import Testing
     }
 
     @Test func sameContentAsTheUsualWay() throws {
-        let directory = try TemporaryDirectory()
+        let directory = ScratchFolder()
         try SampleTree.write(to: directory.path + "/usual.xar", in: directory)
         try SampleTree.write(to: directory.path + "/inplace.xar", in: directory, inPlaceRoom: 4096)
         #expect(try entries(directory.path + "/inplace.xar") == entries(directory.path + "/usual.xar"))
@@ -30,7 +31,7 @@ import Testing
     }
 
     @Test func aTOCTooBigForTheRoomMovesTheHeap() throws {
-        let directory = try TemporaryDirectory()
+        let directory = ScratchFolder()
         try SampleTree.write(to: directory.path + "/usual.xar", in: directory)
         try SampleTree.write(to: directory.path + "/small-room.xar", in: directory, inPlaceRoom: 300)
         #expect(try entries(directory.path + "/small-room.xar") == entries(directory.path + "/usual.xar"))

@@ -1,13 +1,14 @@
 import Foundation
 import IAPCore
+import IAPTestSupport
 import Testing
 import XarKit
 
 /// bsdtar (libarchive) reads what we write, and we read what it writes.
 @Suite(.enabled(if: bsdtarPath != nil, "bsdtar (libarchive-tools) is not installed"))
 struct XarInteropTests {
-    let directory: TemporaryDirectory
-    init() throws { directory = try TemporaryDirectory() }
+    let directory: ScratchFolder
+    init() throws { directory = ScratchFolder() }
 
     @Test func bsdtarListsAndExtractsWhatWeWrite() throws {
         let bsdtar = try #require(bsdtarPath)

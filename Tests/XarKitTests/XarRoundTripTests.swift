@@ -1,12 +1,13 @@
 import IAPCore
 import IAPRules
+import IAPTestSupport
 import Testing
 import XarKit
 
 /// What the writer writes, the reader reads back exactly.
 @Suite struct XarRoundTripTests {
-    let directory: TemporaryDirectory
-    init() throws { directory = try TemporaryDirectory() }
+    let directory: ScratchFolder
+    init() throws { directory = ScratchFolder() }
 
     @Test func roundTripGivesTheExactModelAndBytes() throws {
         let path = directory.path + "/sample.pkg"

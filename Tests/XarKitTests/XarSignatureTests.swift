@@ -1,4 +1,5 @@
 import IAPCore
+import IAPTestSupport
 import Testing
 import XMLKit
 
@@ -6,8 +7,8 @@ import XMLKit
 
 /// The TOC's signature elements as read, and the findings when they cannot be verified.
 @Suite struct XarSignatureTests {
-    let directory: TemporaryDirectory
-    init() throws { directory = try TemporaryDirectory() }
+    let directory: ScratchFolder
+    init() throws { directory = ScratchFolder() }
 
     private let checksum = "<checksum style=\"sha1\"><offset>0</offset><size>20</size></checksum>"
 

@@ -1,14 +1,14 @@
 internal import CDeflate
 
 /// One libdeflate compressor (whole-buffer deflate; not thread-safe: one per thread at a time).
-public final class BlockCompressor {
+package final class BlockCompressor {
     /// libdeflate's levels: 0 (stored) to 12 (smallest); 7 matches zlib's 6 in size, faster.
-    public static let levels: ClosedRange<Int32> = 0...12
+    package static let levels: ClosedRange<Int32> = 0...12
     private let handle: OpaquePointer
-    public let level: Int32
+    package let level: Int32
 
     /// A compressor at `level` (0–12).
-    public init(level: Int32) {
+    package init(level: Int32) {
         precondition(Self.levels.contains(level), "libdeflate level \(level) is outside 0...12")
         guard let handle = libdeflate_alloc_compressor(level) else {
             fatalError("libdeflate could not allocate a compressor")
@@ -20,25 +20,25 @@ public final class BlockCompressor {
     deinit { libdeflate_free_compressor(handle) }
 
     /// The largest output `count` input bytes can produce as one gzip member.
-    public func gzipBound(_ count: Int) -> Int { libdeflate_gzip_compress_bound(handle, count) }
+    package func gzipBound(_ count: Int) -> Int { libdeflate_gzip_compress_bound(handle, count) }
 
     /// The largest output `count` input bytes can produce as one zlib stream.
-    public func zlibBound(_ count: Int) -> Int { libdeflate_zlib_compress_bound(handle, count) }
+    package func zlibBound(_ count: Int) -> Int { libdeflate_zlib_compress_bound(handle, count) }
 
     /// Compresses `input` into one complete gzip member in `output`; returns its length.
-    public func gzip(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) -> Int {
+    package func gzip(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) -> Int {
         libdeflate_gzip_compress(handle, input.baseAddress, input.count, output.baseAddress, output.count)
     }
 
     /// Compresses `input` into one complete zlib stream in `output`; returns its length.
-    public func zlib(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) -> Int {
+    package func zlib(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) -> Int {
         libdeflate_zlib_compress(handle, input.baseAddress, input.count, output.baseAddress, output.count)
     }
 
     /// A quick guess whether `input` is already compressed: a 40 KiB sample (longer than deflate's
     /// 32 KiB window, so repeats within reach are seen) from its start and one from its middle both
     /// come out of level 1 at 97% of their size or more. Costs about 0.5 ms per MiB block.
-    public static func looksIncompressible(_ input: UnsafeRawBufferPointer, probe: BlockCompressor) -> Bool {
+    package static func looksIncompressible(_ input: UnsafeRawBufferPointer, probe: BlockCompressor) -> Bool {
         let sample = 40 << 10
         guard input.count >= 4 * sample else { return false }
         let output = UnsafeMutableRawBufferPointer.allocate(byteCount: probe.gzipBound(sample), alignment: 16)

@@ -1,10 +1,10 @@
 internal import CDeflate
 
 /// One libdeflate decompressor: whole-buffer inflate, two to three times zlib's speed.
-public final class BlockDecompressor {
+package final class BlockDecompressor {
     private let handle: OpaquePointer
 
-    public init() {
+    package init() {
         guard let handle = libdeflate_alloc_decompressor() else {
             fatalError("libdeflate could not allocate a decompressor")
         }
@@ -16,7 +16,7 @@ public final class BlockDecompressor {
     /// Decodes the one gzip member that starts `input` (CRC and length checked) into `output`.
     /// Returns (input bytes used, output bytes made), or nil if the member is corrupt, runs past
     /// `input`, or decodes to more than `output` holds: the caller then streams it with zlib.
-    public func gzipMember(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) -> (
+    package func gzipMember(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) -> (
         used: Int, made: Int
     )? {
         run(libdeflate_gzip_decompress_ex, input, output)
@@ -24,7 +24,7 @@ public final class BlockDecompressor {
 
     /// Decodes the one zlib stream (RFC 1950, Adler-32 checked) that starts `input` into `output`;
     /// nil as for `gzipMember`, and the caller then streams it with zlib.
-    public func zlibStream(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) -> (
+    package func zlibStream(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) -> (
         used: Int, made: Int
     )? {
         run(libdeflate_zlib_decompress_ex, input, output)

@@ -1,14 +1,14 @@
 internal import CBzip2
 
 /// A streaming bzip2 decoder (libbz2) for one stream.
-public final class Bzip2Decoder: StreamDecoder {
+package final class Bzip2Decoder: StreamDecoder {
     private var stream = bz_stream()
-    public private(set) var finished = false
-    public private(set) var totalIn: UInt64 = 0
-    public private(set) var totalOut: UInt64 = 0
+    package private(set) var finished = false
+    package private(set) var totalIn: UInt64 = 0
+    package private(set) var totalOut: UInt64 = 0
 
     /// Starts a decoder; throws if libbz2 cannot allocate its state.
-    public init() throws(DecompressionError) {
+    package init() throws(DecompressionError) {
         let status = BZ2_bzDecompressInit(&stream, 0, 0)
         guard status == BZ_OK else {
             throw DecompressionError(
@@ -18,7 +18,7 @@ public final class Bzip2Decoder: StreamDecoder {
 
     deinit { BZ2_bzDecompressEnd(&stream) }
 
-    public func decode(
+    package func decode(
         _ input: UnsafeRawBufferPointer,
         into output: UnsafeMutableRawBufferPointer
     ) throws(DecompressionError) -> (consumed: Int, produced: Int) {

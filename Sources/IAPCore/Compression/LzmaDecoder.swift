@@ -1,9 +1,9 @@
 internal import CLzma
 
 /// A streaming LZMA decoder (liblzma) for one `.xz` or `.lzma` stream, its memory capped.
-public final class LzmaDecoder: StreamDecoder {
+package final class LzmaDecoder: StreamDecoder {
     /// Which container the stream carries.
-    public enum Container: Sendable {
+    package enum Container: Sendable {
         /// `.xz` only.
         case xz
         /// `.lzma` ("alone") or `.xz`, told apart by the first bytes, as xar's own reader does.
@@ -11,15 +11,15 @@ public final class LzmaDecoder: StreamDecoder {
     }
 
     /// Most memory liblzma may use for one stream (the dictionary, mostly): `xz -9` needs 65 MiB.
-    public static let memoryLimit = Limits.lzmaMemoryBytes
+    package static let memoryLimit = Limits.lzmaMemoryBytes
 
     private var stream = lzma_stream()
-    public private(set) var finished = false
-    public private(set) var totalIn: UInt64 = 0
-    public private(set) var totalOut: UInt64 = 0
+    package private(set) var finished = false
+    package private(set) var totalIn: UInt64 = 0
+    package private(set) var totalOut: UInt64 = 0
 
     /// Starts a decoder for `container`; throws if liblzma cannot allocate its state.
-    public init(container: Container) throws(DecompressionError) {
+    package init(container: Container) throws(DecompressionError) {
         let status =
             switch container {
             case .xz: lzma_stream_decoder(&stream, Self.memoryLimit, 0)
@@ -33,7 +33,7 @@ public final class LzmaDecoder: StreamDecoder {
 
     deinit { lzma_end(&stream) }
 
-    public func decode(
+    package func decode(
         _ input: UnsafeRawBufferPointer,
         into output: UnsafeMutableRawBufferPointer
     ) throws(DecompressionError) -> (consumed: Int, produced: Int) {

@@ -5,7 +5,7 @@ import Dispatch
 /// concatenated members is standard gzip (RFC 1952 §2.2; `gzip -t`, bsdtar, cpio and zlib read it).
 /// Blocks that are already compressed (images, audio, video) are stored instead of squeezed.
 /// The output depends only on the input, the level and the block size, never on timing.
-public final class ParallelGzipEncoder {
+package final class ParallelGzipEncoder {
     /// One block in flight. `@unchecked Sendable`: the writing thread fills `input` and `count`
     /// before handing the job to a worker; the worker writes `output` and `outputCount` before
     /// `done.signal()`; the writing thread reads them only after `done.wait()`.
@@ -27,8 +27,8 @@ public final class ParallelGzipEncoder {
         }
     }
 
-    public let level: Int32
-    public let blockSize: Int
+    package let level: Int32
+    package let blockSize: Int
     private let sink: (UnsafeRawBufferPointer) throws -> Void
     private let maxInFlight: Int
     private var current: Job
@@ -40,11 +40,11 @@ public final class ParallelGzipEncoder {
     private let running: DispatchSemaphore
     private var finished = false
     /// Bytes taken in and written out so far.
-    public private(set) var totalIn: UInt64 = 0
-    public private(set) var totalOut: UInt64 = 0
+    package private(set) var totalIn: UInt64 = 0
+    package private(set) var totalOut: UInt64 = 0
 
     /// An encoder at libdeflate `level` whose gzip bytes go to `sink` (called on the writing thread).
-    public init(
+    package init(
         level: Int32, blockSize: Int = 1 << 20, workers: Int = ParallelGzipEncoder.defaultWorkers,
         sink: @escaping (UnsafeRawBufferPointer) throws -> Void
     ) {
@@ -60,10 +60,10 @@ public final class ParallelGzipEncoder {
     }
 
     /// Worker threads by default: the machine's cores.
-    public static var defaultWorkers: Int { max(1, sysconfCores()) }
+    package static var defaultWorkers: Int { max(1, sysconfCores()) }
 
     /// Takes the next bytes of the stream.
-    public func write(_ bytes: UnsafeRawBufferPointer) throws {
+    package func write(_ bytes: UnsafeRawBufferPointer) throws {
         var offset = 0
         while offset < bytes.count {
             let take = min(blockSize - current.count, bytes.count - offset)
@@ -77,7 +77,7 @@ public final class ParallelGzipEncoder {
     }
 
     /// Compresses what is left and writes every member; the stream is complete afterwards.
-    public func finish() throws {
+    package func finish() throws {
         guard !finished else { return }
         finished = true
         if current.count > 0 || totalIn == 0 { try submit() }

@@ -1,21 +1,21 @@
 /// A compressed stream that failed to decode, with the library's reason and how far it got.
-public struct DecompressionError: Error, Equatable, Sendable, CustomStringConvertible {
+package struct DecompressionError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The library's own message, or a summary of its status code.
-    public var reason: String
+    package var reason: String
     /// Input bytes consumed (from the start of the stream) before the failure.
-    public var inputOffset: UInt64
+    package var inputOffset: UInt64
 
     /// Creates an error at `inputOffset` of the compressed stream.
-    public init(reason: String, inputOffset: UInt64) {
+    package init(reason: String, inputOffset: UInt64) {
         self.reason = reason
         self.inputOffset = inputOffset
     }
 
-    public var description: String { "\(reason) (at input byte \(inputOffset))" }
+    package var description: String { "\(reason) (at input byte \(inputOffset))" }
 }
 
 /// The compression formats iapkg decodes, each through a maintained library.
-public enum StreamCodec: Sendable, Equatable, CustomStringConvertible {
+package enum StreamCodec: Sendable, Equatable, CustomStringConvertible {
     /// RFC 1950 zlib (zlib).
     case zlib
     /// RFC 1952 gzip, one member (zlib).
@@ -27,7 +27,7 @@ public enum StreamCodec: Sendable, Equatable, CustomStringConvertible {
     /// The `.xz` container, one stream (liblzma).
     case xz
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .zlib: "zlib"
         case .gzip: "gzip"
@@ -38,7 +38,7 @@ public enum StreamCodec: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// A fresh decoder for one stream of this format.
-    public func makeDecoder() throws(DecompressionError) -> any StreamDecoder {
+    package func makeDecoder() throws(DecompressionError) -> any StreamDecoder {
         switch self {
         case .zlib: Inflater(format: .zlib)
         case .gzip: Inflater(format: .gzip)
@@ -51,7 +51,7 @@ public enum StreamCodec: Sendable, Equatable, CustomStringConvertible {
 
 /// One compressed stream decoded in pieces, into output buffers the caller owns, reporting exactly
 /// where the stream ended. One class per library, each owning its C handle (freed in `deinit`).
-public protocol StreamDecoder: AnyObject {
+package protocol StreamDecoder: AnyObject {
     /// True once the stream's end marker (and trailer) has been read; later input is not consumed.
     var finished: Bool { get }
     /// Compressed bytes consumed so far.

@@ -1,7 +1,7 @@
 internal import CZlib
 
 /// Which wrapper a deflate stream carries.
-public enum ZlibFormat: Sendable {
+package enum ZlibFormat: Sendable {
     /// RFC 1950 (what xar calls `application/x-gzip`).
     case zlib
     /// RFC 1952 gzip.
@@ -19,20 +19,20 @@ public enum ZlibFormat: Sendable {
 }
 
 /// A deflate or inflate stream that failed, with zlib's reason and how far it got.
-public typealias ZlibError = DecompressionError
+package typealias ZlibError = DecompressionError
 
 /// Size of the output chunks handed to a sink.
 let zlibChunkSize = 256 * 1024
 
 /// A streaming deflate compressor.
-public final class Deflater {
+package final class Deflater {
     private var stream = z_stream()
     private var output: UnsafeMutablePointer<UInt8>
-    public private(set) var totalIn: UInt64 = 0
-    public private(set) var totalOut: UInt64 = 0
+    package private(set) var totalIn: UInt64 = 0
+    package private(set) var totalOut: UInt64 = 0
 
     /// Starts a stream of `format` at compression `level` (0–9).
-    public init(format: ZlibFormat, level: Int32 = 6) {
+    package init(format: ZlibFormat, level: Int32 = 6) {
         output = .allocate(capacity: zlibChunkSize)
         let status = deflateInit2_(
             &stream, level, Z_DEFLATED, format.windowBits, 8, Z_DEFAULT_STRATEGY,
@@ -46,7 +46,7 @@ public final class Deflater {
     }
 
     /// Compresses `input`; with `finish`, ends the stream. Output goes to `sink` in chunks.
-    public func compress(
+    package func compress(
         _ input: UnsafeRawBufferPointer, finish: Bool,
         into sink: (UnsafeRawBufferPointer) throws -> Void
     ) throws {
@@ -75,7 +75,7 @@ public final class Deflater {
     }
 
     /// Compresses a whole buffer into one finished stream.
-    public static func compress(_ bytes: [UInt8], format: ZlibFormat, level: Int32 = 6) throws -> [UInt8] {
+    package static func compress(_ bytes: [UInt8], format: ZlibFormat, level: Int32 = 6) throws -> [UInt8] {
         let deflater = Deflater(format: format, level: level)
         var out = [UInt8]()
         try bytes.withUnsafeBytes { input in
@@ -86,16 +86,16 @@ public final class Deflater {
 }
 
 /// A streaming inflater that reports exactly where its stream ended.
-public final class Inflater: StreamDecoder {
+package final class Inflater: StreamDecoder {
     private var stream = z_stream()
     private var output: UnsafeMutablePointer<UInt8>
     /// True once the compressed stream's end marker (and trailer) has been read.
-    public private(set) var finished = false
-    public private(set) var totalIn: UInt64 = 0
-    public private(set) var totalOut: UInt64 = 0
+    package private(set) var finished = false
+    package private(set) var totalIn: UInt64 = 0
+    package private(set) var totalOut: UInt64 = 0
 
     /// Starts an inflate stream of `format`.
-    public init(format: ZlibFormat) {
+    package init(format: ZlibFormat) {
         output = .allocate(capacity: zlibChunkSize)
         let status = inflateInit2_(&stream, format.windowBits, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
         precondition(status == Z_OK, "zlib could not start an inflate stream (\(status))")
@@ -107,7 +107,7 @@ public final class Inflater: StreamDecoder {
     }
 
     /// Inflates from `input` straight into `output` (see `StreamDecoder`).
-    public func decode(
+    package func decode(
         _ input: UnsafeRawBufferPointer,
         into target: UnsafeMutableRawBufferPointer
     ) throws(DecompressionError) -> (consumed: Int, produced: Int) {
@@ -139,7 +139,7 @@ public final class Inflater: StreamDecoder {
     /// Decompresses `input`, handing output to `sink` in chunks. Returns how many input bytes
     /// were consumed: fewer than `input.count` only when the stream ended inside `input`.
     @discardableResult
-    public func decompress(
+    package func decompress(
         _ input: UnsafeRawBufferPointer,
         into sink: (UnsafeRawBufferPointer) throws -> Void
     ) throws -> Int {
@@ -181,9 +181,9 @@ public final class Inflater: StreamDecoder {
 /// A zlib stream of exactly a chosen length: the text deflated and sync-flushed, then a final
 /// stored block of spaces (which XML allows after its root element) to fill the rest, then the
 /// Adler-32 of text and spaces. Lets a xar writer reserve the TOC's room before the heap.
-public enum PaddedZlibStream {
+package enum PaddedZlibStream {
     /// The stream and its uncompressed length, or nil if `text` does not fit in `length` bytes.
-    public static func make(_ text: [UInt8], level: Int32, length: Int) -> (bytes: [UInt8], uncompressedLength: Int)? {
+    package static func make(_ text: [UInt8], level: Int32, length: Int) -> (bytes: [UInt8], uncompressedLength: Int)? {
         var stream = z_stream()
         guard
             deflateInit2_(

@@ -1,13 +1,13 @@
 internal import COpenSSL
 
 /// Whether a certificate chain leads to a given trust anchor (OpenSSL's `X509_verify_cert`).
-public enum CertificateChain {
+package enum CertificateChain {
     /// Builds a chain from `leaf` through `intermediates` to one of `anchors`, the only trusted
     /// certificates (an anchor need not be self-signed: pinning an intermediate works). Validity
     /// periods are not judged here (`checkTime` false): an expired chain is reported apart. Unknown
     /// critical extensions are ignored: Apple's Developer ID certificates carry private critical ones.
     /// Returns nil when the chain leads to an anchor, else why not.
-    public static func problem(
+    package static func problem(
         leaf: X509Certificate, intermediates: [X509Certificate], anchors: [X509Certificate],
         checkTime: Bool = false
     ) throws(CryptoError) -> String? {

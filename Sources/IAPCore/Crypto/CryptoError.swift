@@ -1,13 +1,13 @@
 internal import COpenSSL
 
 /// A failure reported by OpenSSL's libcrypto, with its error queue as text.
-public struct CryptoError: Error, Equatable, Sendable, CustomStringConvertible {
+package struct CryptoError: Error, Equatable, Sendable, CustomStringConvertible {
     /// What was being done and why it failed.
-    public var message: String
+    package var message: String
 
-    public init(_ message: String) { self.message = message }
+    package init(_ message: String) { self.message = message }
 
-    public var description: String { message }
+    package var description: String { message }
 
     /// `what`, followed by the reasons OpenSSL queued (the queue is emptied).
     static func drain(_ what: String) -> CryptoError {

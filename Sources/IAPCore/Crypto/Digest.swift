@@ -1,11 +1,11 @@
 internal import COpenSSL
 
 /// A digest algorithm, as xar names it in a `style` attribute.
-public enum DigestAlgorithm: String, Sendable, Codable, CaseIterable {
+package enum DigestAlgorithm: String, Sendable, Codable, CaseIterable {
     case sha1, sha224, sha256, sha384, sha512, md5
 
     /// The digest's length in bytes.
-    public var byteCount: Int {
+    package var byteCount: Int {
         switch self {
         case .sha1: 20
         case .sha224: 28
@@ -17,11 +17,11 @@ public enum DigestAlgorithm: String, Sendable, Codable, CaseIterable {
     }
 
     /// True for algorithms too weak to verify anything (MD5): accepted, with a warning.
-    public var isBroken: Bool { self == .md5 }
+    package var isBroken: Bool { self == .md5 }
 
     /// The algorithm for a xar `style` attribute or a header's algorithm name (any case;
     /// "sha-1" spellings accepted, as old Apple tools wrote `SHA1`).
-    public init?(xarStyle: String) {
+    package init?(xarStyle: String) {
         switch String(xarStyle.lowercased().filter { $0 != "-" }) {
         case "sha1": self = .sha1
         case "sha224": self = .sha224
@@ -35,11 +35,11 @@ public enum DigestAlgorithm: String, Sendable, Codable, CaseIterable {
 }
 
 /// A streaming message digest (OpenSSL's EVP), fed in pieces and finished once.
-public final class DigestHasher {
-    public let algorithm: DigestAlgorithm
+package final class DigestHasher {
+    package let algorithm: DigestAlgorithm
     private let context: OpaquePointer
 
-    public init(_ algorithm: DigestAlgorithm) {
+    package init(_ algorithm: DigestAlgorithm) {
         self.algorithm = algorithm
         CryptoLibrary.prepare()
         guard let context = EVP_MD_CTX_new() else { fatalError("OpenSSL could not allocate a digest context") }
@@ -59,18 +59,18 @@ public final class DigestHasher {
     deinit { EVP_MD_CTX_free(context) }
 
     /// Feeds bytes into the digest.
-    public func update(_ bytes: UnsafeRawBufferPointer) {
+    package func update(_ bytes: UnsafeRawBufferPointer) {
         guard bytes.count > 0 else { return }
         EVP_DigestUpdate(context, bytes.baseAddress, bytes.count)
     }
 
     /// Feeds bytes into the digest.
-    public func update(_ bytes: [UInt8]) {
+    package func update(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { update($0) }
     }
 
     /// Finishes and returns the digest; the hasher must not be used afterwards.
-    public func finish() -> [UInt8] {
+    package func finish() -> [UInt8] {
         var out = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
         EVP_DigestFinal_ex(context, &out, &length)
@@ -78,7 +78,7 @@ public final class DigestHasher {
     }
 
     /// The digest of a whole buffer.
-    public static func digest(_ algorithm: DigestAlgorithm, of bytes: [UInt8]) -> [UInt8] {
+    package static func digest(_ algorithm: DigestAlgorithm, of bytes: [UInt8]) -> [UInt8] {
         let hasher = DigestHasher(algorithm)
         hasher.update(bytes)
         return hasher.finish()

@@ -1,10 +1,10 @@
 internal import COpenSSL
 
 /// Public-key checks of detached signatures over bytes that are already a digest.
-public enum SignatureVerification {
+package enum SignatureVerification {
     /// Checks an RSA PKCS#1 v1.5 signature over `digest` wrapped in the DigestInfo of `algorithm`
     /// (the digest is not hashed again). Throws when the key cannot be used; false when it does not verify.
-    public static func verifyRSA(
+    package static func verifyRSA(
         signature: [UInt8], digest: [UInt8], algorithm: DigestAlgorithm,
         certificate: X509Certificate
     ) throws(CryptoError) -> Bool {
@@ -32,7 +32,7 @@ public enum SignatureVerification {
     /// Checks a detached CMS SignedData (DER; trailing zero padding allowed) over `content`, without
     /// judging the signer's chain. `extra` certificates may supply the signer's. Returns the signers'
     /// certificates, or throws why it does not verify.
-    public static func verifyCMS(_ der: [UInt8], content: [UInt8], extra: [X509Certificate]) throws(CryptoError)
+    package static func verifyCMS(_ der: [UInt8], content: [UInt8], extra: [X509Certificate]) throws(CryptoError)
         -> [X509Certificate]
     {
         CryptoLibrary.prepare()

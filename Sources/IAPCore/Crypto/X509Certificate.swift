@@ -9,13 +9,13 @@ internal import COpenSSL
 /// `@unchecked Sendable` with no lock of its own: the `X509` handle is never changed after `init`,
 /// and libcrypto's read-only calls on a certificate are safe from several threads (OpenSSL's
 /// thread-safety rules); only `OpaquePointer` keeps the compiler from proving it.
-public final class X509Certificate: @unchecked Sendable {
+package final class X509Certificate: @unchecked Sendable {
     let handle: OpaquePointer
     /// The certificate's DER bytes, exactly as given.
-    public let der: [UInt8]
+    package let der: [UInt8]
 
     /// Parses one DER certificate; every byte must belong to it.
-    public init(der: [UInt8]) throws(CryptoError) {
+    package init(der: [UInt8]) throws(CryptoError) {
         CryptoLibrary.prepare()
         var consumed = 0
         let parsed: OpaquePointer? = der.withUnsafeBufferPointer { buffer in
@@ -36,7 +36,7 @@ public final class X509Certificate: @unchecked Sendable {
     deinit { X509_free(handle) }
 
     /// Every certificate in PEM text (`-----BEGIN CERTIFICATE-----` blocks), in order; none is an error.
-    public static func certificates(pem: [UInt8]) throws(CryptoError) -> [X509Certificate] {
+    package static func certificates(pem: [UInt8]) throws(CryptoError) -> [X509Certificate] {
         let bio = try MemoryBIO(reading: pem)
         var found: [X509Certificate] = []
         while let x509 = PEM_read_bio_X509(bio.handle, nil, nil, nil) {
@@ -54,24 +54,24 @@ public final class X509Certificate: @unchecked Sendable {
     }
 
     /// The subject's distinguished name, "CN=…, OU=…, O=…, C=…".
-    public var subject: String { Self.name(X509_get_subject_name(handle)) }
+    package var subject: String { Self.name(X509_get_subject_name(handle)) }
 
     /// The issuer's distinguished name.
-    public var issuer: String { Self.name(X509_get_issuer_name(handle)) }
+    package var issuer: String { Self.name(X509_get_issuer_name(handle)) }
 
     /// The start of the validity period, ISO 8601 UTC ("2023-02-08T02:34:06Z").
-    public var notBefore: String { Self.time(X509_get0_notBefore(handle)) }
+    package var notBefore: String { Self.time(X509_get0_notBefore(handle)) }
 
     /// The end of the validity period, ISO 8601 UTC.
-    public var notAfter: String { Self.time(X509_get0_notAfter(handle)) }
+    package var notAfter: String { Self.time(X509_get0_notAfter(handle)) }
 
     /// True when the current time lies outside the validity period.
-    public var isOutsideValidity: Bool {
+    package var isOutsideValidity: Bool {
         X509_cmp_current_time(X509_get0_notBefore(handle)) > 0 || X509_cmp_current_time(X509_get0_notAfter(handle)) < 0
     }
 
     /// SHA-256 of the DER bytes, as upper-case hex pairs joined by colons.
-    public var sha256Fingerprint: String {
+    package var sha256Fingerprint: String {
         DigestHasher.digest(.sha256, of: der).map { byte in
             let digits = Array("0123456789ABCDEF")
             return String([digits[Int(byte >> 4)], digits[Int(byte & 15)]])
@@ -79,13 +79,13 @@ public final class X509Certificate: @unchecked Sendable {
     }
 
     /// The public key's algorithm, as OpenSSL names it ("RSA", "EC", …).
-    public var keyAlgorithm: String {
+    package var keyAlgorithm: String {
         guard let key = X509_get0_pubkey(handle) else { return "unknown" }
         return String(cString: OBJ_nid2sn(EVP_PKEY_get_base_id(key)))
     }
 
     /// True when both are the same certificate.
-    public func isSame(as other: X509Certificate) -> Bool { der == other.der }
+    package func isSame(as other: X509Certificate) -> Bool { der == other.der }
 
     private static func name(_ name: OpaquePointer?) -> String {
         guard let name, let bio = try? MemoryBIO() else { return "" }

@@ -2,18 +2,18 @@
 /// killed write never leaves a partial file under the real name. The file has no name while it is
 /// written (O_TMPFILE), so even `kill -9` leaves nothing; where the file system cannot do that, a
 /// hidden temporary name is used, and stale ones of earlier killed runs are removed.
-public final class AtomicOutputFile {
+package final class AtomicOutputFile {
     /// Where the file goes once complete.
-    public let destination: String
+    package let destination: String
     /// The file being written.
-    public let file: FileDescriptor
+    package let file: FileDescriptor
     /// The hidden name the file has now (named fallback) or will have for an instant before the rename.
     private let temporaryPath: String
     private let unnamed: Bool
     private var committed = false
 
     /// Creates the file in the destination's folder.
-    public init(destination: String) throws {
+    package init(destination: String) throws {
         self.destination = destination
         let folder = PathText.parent(of: destination)
         let base = PathText.lastComponent(of: destination)
@@ -39,7 +39,7 @@ public final class AtomicOutputFile {
     }
 
     /// Flushes the file, moves it over the destination and flushes the folder.
-    public func commit() throws {
+    package func commit() throws {
         try file.sync()
         if unnamed { try UnnamedFile.link(file, as: temporaryPath) }
         do {

@@ -6,10 +6,10 @@ internal import CShims
 
 /// An open directory, and every operation relative to it (`openat`, `mkdirat`, `renameat`…),
 /// never following a symlink: the basis for writing untrusted content without leaving the folder.
-public final class DirectoryHandle: Sendable {
-    public let descriptor: Int32
+package final class DirectoryHandle: Sendable {
+    package let descriptor: Int32
     /// The path it was opened with, for messages.
-    public let path: String
+    package let path: String
 
     private init(descriptor: Int32, path: String) {
         self.descriptor = descriptor
@@ -19,21 +19,21 @@ public final class DirectoryHandle: Sendable {
     deinit { close(descriptor) }
 
     /// Opens the directory at `path` (a symlink as the last component is refused).
-    public static func open(_ path: String) throws -> DirectoryHandle {
+    package static func open(_ path: String) throws -> DirectoryHandle {
         let fd = Glibc.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW)
         guard fd >= 0 else { throw SystemError("open folder", path: path) }
         return DirectoryHandle(descriptor: fd, path: path)
     }
 
     /// Opens the child directory `name` (never through a symlink).
-    public func openDirectory(_ name: String) throws -> DirectoryHandle {
+    package func openDirectory(_ name: String) throws -> DirectoryHandle {
         let fd = openat(descriptor, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW)
         guard fd >= 0 else { throw SystemError("open folder", path: child(name)) }
         return DirectoryHandle(descriptor: fd, path: child(name))
     }
 
     /// Creates the child directory `name` with exactly `mode` (umask ignored); fails if it exists.
-    public func makeDirectory(_ name: String, mode: UInt32) throws {
+    package func makeDirectory(_ name: String, mode: UInt32) throws {
         guard mkdirat(descriptor, name, mode_t(mode)) == 0 else {
             throw SystemError("create folder", path: child(name))
         }
@@ -43,7 +43,7 @@ public final class DirectoryHandle: Sendable {
     /// Creates the child directory `name` with exactly `mode` unless something is already there
     /// (one `mkdirat`, no `stat` first); true if it was created. What is there is not checked:
     /// opening it with `openDirectory` refuses anything but a folder.
-    public func makeDirectoryIfMissing(_ name: String, mode: UInt32) throws -> Bool {
+    package func makeDirectoryIfMissing(_ name: String, mode: UInt32) throws -> Bool {
         if mkdirat(descriptor, name, mode_t(mode)) != 0 {
             guard errno == EEXIST else { throw SystemError("create folder", path: child(name)) }
             return false
@@ -53,7 +53,7 @@ public final class DirectoryHandle: Sendable {
     }
 
     /// Creates the child directory `name` unless a directory is already there; returns it opened.
-    public func makeOrOpenDirectory(_ name: String, mode: UInt32) throws -> DirectoryHandle {
+    package func makeOrOpenDirectory(_ name: String, mode: UInt32) throws -> DirectoryHandle {
         if mkdirat(descriptor, name, mode_t(mode)) != 0 && errno != EEXIST {
             throw SystemError("create folder", path: child(name))
         }
@@ -61,7 +61,7 @@ public final class DirectoryHandle: Sendable {
     }
 
     /// Creates a new file `name` (`O_EXCL | O_NOFOLLOW`) with exactly `mode`, for writing.
-    public func createFile(_ name: String, mode: UInt32) throws -> FileDescriptor {
+    package func createFile(_ name: String, mode: UInt32) throws -> FileDescriptor {
         let fd = openat(descriptor, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode_t(mode))
         guard fd >= 0 else { throw SystemError("create", path: child(name)) }
         guard fchmod(fd, mode_t(mode)) == 0 else {
@@ -72,26 +72,26 @@ public final class DirectoryHandle: Sendable {
     }
 
     /// Opens the existing regular file `name` for reading (never through a symlink).
-    public func openFile(_ name: String) throws -> FileDescriptor {
+    package func openFile(_ name: String) throws -> FileDescriptor {
         let fd = openat(descriptor, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard fd >= 0 else { throw SystemError("open", path: child(name)) }
         return FileDescriptor(owning: fd, path: child(name))
     }
 
     /// Opens (creating if needed) a file used as a lock; never through a symlink.
-    public func openLockFile(_ name: String) throws -> FileDescriptor {
+    package func openLockFile(_ name: String) throws -> FileDescriptor {
         let fd = openat(descriptor, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw SystemError("open lock", path: child(name)) }
         return FileDescriptor(owning: fd, path: child(name))
     }
 
     /// Creates the symlink `name` → `target`.
-    public func makeSymlink(_ name: String, target: String) throws {
+    package func makeSymlink(_ name: String, target: String) throws {
         guard symlinkat(target, descriptor, name) == 0 else { throw SystemError("create link", path: child(name)) }
     }
 
     /// The target of the symlink `name`, or nil if there is none.
-    public func readSymlink(_ name: String) -> String? {
+    package func readSymlink(_ name: String) -> String? {
         var buffer = [CChar](repeating: 0, count: 4097)
         let n = readlinkat(descriptor, name, &buffer, 4096)
         guard n >= 0 else { return nil }
@@ -99,7 +99,7 @@ public final class DirectoryHandle: Sendable {
     }
 
     /// Renames the child `name` to `newName` in `destination` (replacing a file or empty folder there).
-    public func rename(_ name: String, to newName: String, in destination: DirectoryHandle? = nil) throws {
+    package func rename(_ name: String, to newName: String, in destination: DirectoryHandle? = nil) throws {
         let target = destination ?? self
         guard renameat(descriptor, name, target.descriptor, newName) == 0 else {
             throw SystemError("rename \(child(name)) to", path: target.child(newName))
@@ -108,7 +108,7 @@ public final class DirectoryHandle: Sendable {
 
     /// Renames the child `name` to `newName` in `destination` only if nothing is there: false if
     /// something is (`EEXIST`), nil if `name` is gone (`ENOENT`), true when renamed.
-    public func renameNoReplace(_ name: String, to newName: String, in destination: DirectoryHandle? = nil) throws
+    package func renameNoReplace(_ name: String, to newName: String, in destination: DirectoryHandle? = nil) throws
         -> Bool?
     {
         let target = destination ?? self
@@ -119,10 +119,10 @@ public final class DirectoryHandle: Sendable {
     }
 
     /// Seconds since the child `name` was last modified (nil if it is not there).
-    public func age(_ name: String) -> Double? { status(name)?.age }
+    package func age(_ name: String) -> Double? { status(name)?.age }
 
     /// The bytes of the small regular file `name` (at most `limit`), never through a symlink.
-    public func readFile(_ name: String, limit: Int = 64 << 20) throws -> [UInt8] {
+    package func readFile(_ name: String, limit: Int = 64 << 20) throws -> [UInt8] {
         let file = try openFile(name)
         var bytes: [UInt8] = []
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
@@ -137,7 +137,7 @@ public final class DirectoryHandle: Sendable {
 
     /// Replaces (or creates) the file `name` with `bytes` atomically: a hidden temporary file,
     /// written and flushed, renamed over it, and the folder flushed.
-    public func writeAtomically(_ name: String, _ bytes: [UInt8], mode: UInt32 = 0o644) throws {
+    package func writeAtomically(_ name: String, _ bytes: [UInt8], mode: UInt32 = 0o644) throws {
         let temporary = ".\(name).tmp-" + String(UInt64.random(in: 0...UInt64.max), radix: 36)
         do {
             let file = try createFile(temporary, mode: mode)
@@ -152,20 +152,20 @@ public final class DirectoryHandle: Sendable {
     }
 
     /// Swaps the children `a` and `b` atomically (both must exist).
-    public func exchange(_ a: String, _ b: String) throws {
+    package func exchange(_ a: String, _ b: String) throws {
         guard iap_rename_exchange(descriptor, a, descriptor, b) == 0 else {
             throw SystemError("exchange \(child(a)) with", path: child(b))
         }
     }
 
     /// What the child `name` is (`lstat`), or nil if nothing is there.
-    public func status(_ name: String) -> FileStatus? {
+    package func status(_ name: String) -> FileStatus? {
         var st = stat()
         return fstatat(descriptor, name, &st, AT_SYMLINK_NOFOLLOW) == 0 ? FileStatus(st) : nil
     }
 
     /// The names in this directory, "." and ".." left out, in byte order.
-    public func names() throws -> [String] {
+    package func names() throws -> [String] {
         let fd = openat(descriptor, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0, let dir = fdopendir(fd) else { throw SystemError("read folder", path: path) }
         defer { closedir(dir) }
@@ -182,7 +182,7 @@ public final class DirectoryHandle: Sendable {
     }
 
     /// Removes the child `name` and everything below it, never following symlinks.
-    public func removeTree(_ name: String) throws {
+    package func removeTree(_ name: String) throws {
         guard let status = status(name) else { return }
         if status.isDirectory {
             let child = try openDirectory(name)
@@ -196,30 +196,30 @@ public final class DirectoryHandle: Sendable {
     }
 
     /// Flushes the directory's entries to the disk.
-    public func sync() throws {
+    package func sync() throws {
         guard fsync(descriptor) == 0 else { throw SystemError("fsync", path: path) }
     }
 
     /// Flushes every written file and folder of this file system to the disk (`syncfs`): one
     /// call instead of an `fsync` per file.
-    public func syncFileSystem() throws {
+    package func syncFileSystem() throws {
         guard iap_syncfs(descriptor) == 0 else { throw SystemError("syncfs", path: path) }
     }
 
     /// Bytes free for unprivileged use on the directory's file system.
-    public func availableBytes() throws -> UInt64 {
+    package func availableBytes() throws -> UInt64 {
         var st = statvfs()
         guard fstatvfs(descriptor, &st) == 0 else { throw SystemError("statvfs", path: path) }
         return UInt64(st.f_bavail) * UInt64(st.f_frsize)
     }
 
     /// Takes an exclusive `flock` on `file`, waiting for other holders.
-    public static func lockExclusively(_ file: FileDescriptor) throws {
+    package static func lockExclusively(_ file: FileDescriptor) throws {
         guard retryingOnInterrupt({ flock(file.rawValue, LOCK_EX) }) == 0 else {
             throw SystemError("lock", path: file.path)
         }
     }
 
     /// `name` joined to this directory's path, for messages.
-    public func child(_ name: String) -> String { path.hasSuffix("/") ? path + name : path + "/" + name }
+    package func child(_ name: String) -> String { path.hasSuffix("/") ? path + name : path + "/" + name }
 }

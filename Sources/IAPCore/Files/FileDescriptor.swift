@@ -7,14 +7,14 @@ internal import CShims
 #endif
 
 /// An open file descriptor with exactly one owner; closed when the owner goes away.
-public final class FileDescriptor: Sendable {
+package final class FileDescriptor: Sendable {
     /// The raw descriptor, valid for the lifetime of this object.
-    public let rawValue: Int32
+    package let rawValue: Int32
     /// The path it was opened with, for error messages.
-    public let path: String
+    package let path: String
 
     /// Takes ownership of an already open descriptor.
-    public init(owning rawValue: Int32, path: String) {
+    package init(owning rawValue: Int32, path: String) {
         self.rawValue = rawValue
         self.path = path
     }
@@ -22,14 +22,14 @@ public final class FileDescriptor: Sendable {
     deinit { close(rawValue) }
 
     /// Opens an existing file for reading.
-    public static func openForReading(_ path: String) throws -> FileDescriptor {
+    package static func openForReading(_ path: String) throws -> FileDescriptor {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw SystemError("open", path: path) }
         return FileDescriptor(owning: fd, path: path)
     }
 
     /// Creates a new file that must not exist yet (`O_EXCL`), for writing (and reading, if asked).
-    public static func createExclusive(_ path: String, mode: UInt32 = 0o644, readable: Bool = false) throws
+    package static func createExclusive(_ path: String, mode: UInt32 = 0o644, readable: Bool = false) throws
         -> FileDescriptor
     {
         let fd = open(path, (readable ? O_RDWR : O_WRONLY) | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode_t(mode))
@@ -38,27 +38,27 @@ public final class FileDescriptor: Sendable {
     }
 
     /// The file's status (`fstat`).
-    public func status() throws -> FileStatus {
+    package func status() throws -> FileStatus {
         var st = stat()
         guard fstat(rawValue, &st) == 0 else { throw SystemError("stat", path: path) }
         return FileStatus(st)
     }
 
     /// The file's size in bytes.
-    public func size() throws -> UInt64 { try status().size }
+    package func size() throws -> UInt64 { try status().size }
 
     /// Sets the file's permission bits to exactly `mode`, whatever the umask was at creation.
-    public func setPermissions(_ mode: UInt32) throws {
+    package func setPermissions(_ mode: UInt32) throws {
         guard fchmod(rawValue, mode_t(mode)) == 0 else { throw SystemError("chmod", path: path) }
     }
 
     /// Tells the kernel the file will be read once from start to end (read-ahead), best effort.
-    public func adviseSequentialReading() {
+    package func adviseSequentialReading() {
         _ = posix_fadvise(rawValue, 0, 0, Int32(POSIX_FADV_SEQUENTIAL))
     }
 
     /// Reads up to `buffer.count` bytes at `offset`; returns how many were read (0 at end of file).
-    public func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws -> Int {
+    package func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws -> Int {
         guard let base = buffer.baseAddress else { return 0 }
         var done = 0
         while done < buffer.count {
@@ -73,7 +73,7 @@ public final class FileDescriptor: Sendable {
     }
 
     /// Reads exactly `count` bytes at `offset`, or fewer only if the file ends first.
-    public func read(count: Int, at offset: UInt64) throws -> [UInt8] {
+    package func read(count: Int, at offset: UInt64) throws -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
         let n = try bytes.withUnsafeMutableBytes { buffer in try read(into: buffer, at: offset) }
         if n < count { bytes.removeLast(count - n) }
@@ -81,7 +81,7 @@ public final class FileDescriptor: Sendable {
     }
 
     /// Reads sequentially from the current position; returns 0 at end of file.
-    public func readSequential(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    package func readSequential(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         guard let base = buffer.baseAddress else { return 0 }
         let n = retryingOnInterrupt { Glibc.read(rawValue, base, buffer.count) }
         if n < 0 { throw SystemError("read", path: path) }
@@ -89,7 +89,7 @@ public final class FileDescriptor: Sendable {
     }
 
     /// Writes every byte of `buffer` at the current position.
-    public func write(_ buffer: UnsafeRawBufferPointer) throws {
+    package func write(_ buffer: UnsafeRawBufferPointer) throws {
         guard let base = buffer.baseAddress else { return }
         var done = 0
         while done < buffer.count {
@@ -100,7 +100,7 @@ public final class FileDescriptor: Sendable {
     }
 
     /// Writes every byte of `bytes` at `offset`, leaving the current position alone (`pwrite`).
-    public func write(_ bytes: [UInt8], at offset: UInt64) throws {
+    package func write(_ bytes: [UInt8], at offset: UInt64) throws {
         try bytes.withUnsafeBytes { buffer in
             guard let base = buffer.baseAddress else { return }
             var done = 0
@@ -115,34 +115,34 @@ public final class FileDescriptor: Sendable {
     }
 
     /// Cuts the file to `length` bytes (or extends it with zeros).
-    public func truncate(to length: UInt64) throws(SystemError) {
+    package func truncate(to length: UInt64) throws(SystemError) {
         guard ftruncate(rawValue, off_t(length)) == 0 else { throw SystemError("truncate", path: path) }
     }
 
     /// Moves the current position to `offset`.
-    public func seek(to offset: UInt64) throws {
+    package func seek(to offset: UInt64) throws {
         guard lseek(rawValue, off_t(offset), SEEK_SET) >= 0 else { throw SystemError("seek", path: path) }
     }
 
     /// Writes every byte of `bytes` at the current position.
-    public func write(_ bytes: [UInt8]) throws {
+    package func write(_ bytes: [UInt8]) throws {
         try bytes.withUnsafeBytes { buffer in try write(buffer) }
     }
 
     /// Asks the kernel to start writing the file's dirty pages out now, without waiting: a later
     /// `syncfs` then has little left to wait for. Best effort; errors surface at that sync.
-    public func startWriteback() {
+    package func startWriteback() {
         _ = iap_start_writeback(rawValue)
     }
 
     /// Flushes the file's data and metadata to the disk.
-    public func sync() throws {
+    package func sync() throws {
         guard fsync(rawValue) == 0 else { throw SystemError("fsync", path: path) }
     }
 
     /// Copies `count` bytes from `source` at `offset` to the current position of this file,
     /// in the kernel where it can (`copy_file_range`), by reading and writing otherwise.
-    public func append(from source: FileDescriptor, offset: UInt64, count: UInt64) throws {
+    package func append(from source: FileDescriptor, offset: UInt64, count: UInt64) throws {
         var remaining = count
         var sourceOffset = Int64(offset)
         while remaining > 0 {

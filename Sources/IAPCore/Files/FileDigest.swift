@@ -1,7 +1,7 @@
 /// Digests of files read in pieces, so a file of any size costs one small buffer.
 extension DigestHasher {
     /// The digest of the bytes of `file` from its current position to its end.
-    public static func digest(_ algorithm: DigestAlgorithm, ofRestOf file: FileDescriptor) throws -> [UInt8] {
+    package static func digest(_ algorithm: DigestAlgorithm, ofRestOf file: FileDescriptor) throws -> [UInt8] {
         let hasher = DigestHasher(algorithm)
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
         defer { buffer.deallocate() }

@@ -3,7 +3,7 @@
 #endif
 
 /// What kind of thing a path names, from the file-type bits of its status.
-public enum FileKind: Equatable, Sendable {
+package enum FileKind: Equatable, Sendable {
     case regular
     case directory
     case symlink
@@ -15,7 +15,7 @@ public enum FileKind: Equatable, Sendable {
     case unknown(UInt32)
 
     /// The kind that the file-type bits of `mode` name.
-    public init(mode: UInt32) {
+    package init(mode: UInt32) {
         switch mode_t(mode) & S_IFMT {
         case S_IFREG: self = .regular
         case S_IFDIR: self = .directory
@@ -30,17 +30,17 @@ public enum FileKind: Equatable, Sendable {
 }
 
 /// The status of a file (`stat`), reduced to what the tool looks at.
-public struct FileStatus: Equatable, Sendable {
+package struct FileStatus: Equatable, Sendable {
     /// Regular file, folder, symlink…
-    public var kind: FileKind
+    package var kind: FileKind
     /// The permission bits (`mode & 0o7777`).
-    public var permissions: UInt32
+    package var permissions: UInt32
     /// Size in bytes.
-    public var size: UInt64
+    package var size: UInt64
     /// Last modification, in seconds since 1970.
-    public var modificationTime: Int64
+    package var modificationTime: Int64
     /// The nanoseconds past `modificationTime`.
-    public var modificationNanoseconds: Int64
+    package var modificationNanoseconds: Int64
 
     init(_ st: stat) {
         kind = FileKind(mode: UInt32(st.st_mode))
@@ -51,26 +51,26 @@ public struct FileStatus: Equatable, Sendable {
     }
 
     /// True for a folder.
-    public var isDirectory: Bool { kind == .directory }
+    package var isDirectory: Bool { kind == .directory }
     /// True for a regular file.
-    public var isRegularFile: Bool { kind == .regular }
+    package var isRegularFile: Bool { kind == .regular }
 
     /// The status of what `path` names, following a final symlink (`stat`).
-    public static func of(_ path: String) throws(SystemError) -> FileStatus {
+    package static func of(_ path: String) throws(SystemError) -> FileStatus {
         var st = stat()
         guard stat(path, &st) == 0 else { throw SystemError("open", path: path) }
         return FileStatus(st)
     }
 
     /// The status of `path` itself, never following a symlink (`lstat`).
-    public static func ofLink(_ path: String) throws(SystemError) -> FileStatus {
+    package static func ofLink(_ path: String) throws(SystemError) -> FileStatus {
         var st = stat()
         guard lstat(path, &st) == 0 else { throw SystemError("stat", path: path) }
         return FileStatus(st)
     }
 
     /// Seconds since this file was last modified.
-    public var age: Double {
+    package var age: Double {
         let now = WallClock.now()
         return Double(now.seconds - modificationTime) + Double(now.nanoseconds - modificationNanoseconds) / 1e9
     }

@@ -4,22 +4,22 @@
 
 /// Operations on paths (as opposed to `DirectoryHandle`, whose operations are relative to an open
 /// folder): real paths, folders, renames, removals, named temporary files.
-public enum FileSystem {
+package enum FileSystem {
     /// The status of what `path` names, following a final symlink; nil if nothing is there.
-    public static func status(_ path: String) -> FileStatus? { try? FileStatus.of(path) }
+    package static func status(_ path: String) -> FileStatus? { try? FileStatus.of(path) }
 
     /// The status of `path` itself, never following a symlink; nil if nothing is there.
-    public static func linkStatus(_ path: String) -> FileStatus? { try? FileStatus.ofLink(path) }
+    package static func linkStatus(_ path: String) -> FileStatus? { try? FileStatus.ofLink(path) }
 
     /// `path` with every symlink, "." and ".." resolved (`realpath`); nil if it does not exist.
-    public static func realPath(_ path: String) -> String? {
+    package static func realPath(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }
         return String(cString: resolved)
     }
 
     /// The target of the symlink at `path`.
-    public static func readLink(_ path: String) throws(SystemError) -> String {
+    package static func readLink(_ path: String) throws(SystemError) -> String {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let n = readlink(path, &buffer, buffer.count - 1)
         guard n >= 0 else { throw SystemError("read link", path: path) }
@@ -28,7 +28,7 @@ public enum FileSystem {
 
     /// Creates the folder `path` (mode `mode`, less the umask); with `existingIsFine`, a folder
     /// or anything else already there is no error.
-    public static func makeDirectory(_ path: String, mode: UInt32 = 0o755, existingIsFine: Bool = false)
+    package static func makeDirectory(_ path: String, mode: UInt32 = 0o755, existingIsFine: Bool = false)
         throws(SystemError)
     {
         guard mkdir(path, mode_t(mode)) == 0 || (existingIsFine && errno == EEXIST) else {
@@ -37,22 +37,22 @@ public enum FileSystem {
     }
 
     /// Sets the permission bits of `path` to exactly `mode`.
-    public static func setPermissions(_ path: String, _ mode: UInt32) throws(SystemError) {
+    package static func setPermissions(_ path: String, _ mode: UInt32) throws(SystemError) {
         guard chmod(path, mode_t(mode)) == 0 else { throw SystemError("chmod", path: path) }
     }
 
     /// Renames `source` to `destination`, replacing a file there.
-    public static func rename(_ source: String, to destination: String) throws(SystemError) {
+    package static func rename(_ source: String, to destination: String) throws(SystemError) {
         guard Glibc.rename(source, destination) == 0 else { throw SystemError("rename", path: destination) }
     }
 
     /// Removes the file (not folder) `path`; false if it could not be removed.
     @discardableResult
-    public static func remove(_ path: String) -> Bool { unlink(path) == 0 }
+    package static func remove(_ path: String) -> Bool { unlink(path) == 0 }
 
     /// Flushes the entries of the folder `path` to the disk, best effort (a rename is durable
     /// only once its folder is flushed).
-    public static func syncFolder(_ path: String) {
+    package static func syncFolder(_ path: String) {
         let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { return }
         fsync(fd)
@@ -61,7 +61,7 @@ public enum FileSystem {
 
     /// Creates a new, empty file named `prefix` plus six random characters in `folder`
     /// (`mkstemp`: mode 0600, never an existing file), for reading and writing.
-    public static func makeTemporaryFile(in folder: String, prefix: String) throws(SystemError) -> FileDescriptor {
+    package static func makeTemporaryFile(in folder: String, prefix: String) throws(SystemError) -> FileDescriptor {
         var template = Array((folder + "/" + prefix + "XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkstemp($0) } ?? -1 }
         guard fd >= 0 else { throw SystemError("create a temporary file in", path: folder) }
@@ -70,14 +70,14 @@ public enum FileSystem {
     }
 
     /// Opens the existing file `path` for reading, refusing a symlink as its last component.
-    public static func openNoFollow(_ path: String) throws(SystemError) -> FileDescriptor {
+    package static func openNoFollow(_ path: String) throws(SystemError) -> FileDescriptor {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard fd >= 0 else { throw SystemError("open", path: path) }
         return FileDescriptor(owning: fd, path: path)
     }
 
     /// The whole of a small file (a certificate, a key): at most `maxBytes`, else an `EFBIG` error.
-    public static func readSmallFile(_ path: String, maxBytes: Int = 1 << 20) throws(SystemError) -> [UInt8] {
+    package static func readSmallFile(_ path: String, maxBytes: Int = 1 << 20) throws(SystemError) -> [UInt8] {
         let file: FileDescriptor
         do { file = try FileDescriptor.openForReading(path) } catch {
             throw (error as? SystemError) ?? SystemError("open", path: path)
@@ -97,7 +97,7 @@ public enum FileSystem {
     }
 
     /// The value of the environment variable `name`, or nil when it is unset or empty.
-    public static func environment(_ name: String) -> String? {
+    package static func environment(_ name: String) -> String? {
         guard let value = getenv(name) else { return nil }
         let text = String(cString: value)
         return text.isEmpty ? nil : text
@@ -105,7 +105,7 @@ public enum FileSystem {
 
     /// Makes a write past the process's file-size limit fail with `EFBIG` instead of killing the
     /// process with `SIGXFSZ` half-way through a file.
-    public static func reportFileSizeLimitAsError() {
+    package static func reportFileSizeLimitAsError() {
         signal(SIGXFSZ, SIG_IGN)
     }
 }

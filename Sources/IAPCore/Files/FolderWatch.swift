@@ -6,21 +6,21 @@ internal import CShims
 
 /// Watches one folder with inotify for files that became complete there: closed after writing
 /// (`IN_CLOSE_WRITE`) or renamed in (`IN_MOVED_TO`). Names only; the folder is not walked.
-public final class FolderWatch {
+package final class FolderWatch {
     /// The inotify descriptor, to `poll` on.
-    public let descriptor: Int32
+    package let descriptor: Int32
     private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 << 10, alignment: 8)
 
     /// What one read of the descriptor said.
-    public struct Batch {
+    package struct Batch {
         /// Names that became complete, in event order.
-        public var names: [String] = []
+        package var names: [String] = []
         /// The kernel dropped events (`IN_Q_OVERFLOW`): the folder must be scanned again.
-        public var overflowed = false
+        package var overflowed = false
     }
 
     /// Starts watching `path`.
-    public init(_ path: String) throws {
+    package init(_ path: String) throws {
         let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard fd >= 0 else { throw SystemError("inotify_init1") }
         descriptor = fd
@@ -39,7 +39,7 @@ public final class FolderWatch {
     }
 
     /// Reads every event waiting (never blocks).
-    public func read() throws -> Batch {
+    package func read() throws -> Batch {
         var batch = Batch()
         while true {
             let n = retryingOnInterrupt { Glibc.read(descriptor, buffer.baseAddress, buffer.count) }
@@ -64,13 +64,13 @@ public final class FolderWatch {
 
 /// A self-pipe that SIGTERM and SIGINT write to: the signal handler does nothing else, and the
 /// service sees the request as a readable descriptor in its `poll`.
-public final class StopSignals {
+package final class StopSignals {
     /// The read end, to `poll` on.
-    public let descriptor: Int32
+    package let descriptor: Int32
     private let writeEnd: Int32
 
     /// Installs the handlers (once per process).
-    public init() throws {
+    package init() throws {
         var ends: [Int32] = [0, 0]
         guard pipe(&ends) == 0 else { throw SystemError("pipe") }
         for fd in ends {
@@ -83,13 +83,13 @@ public final class StopSignals {
     }
 
     /// Asks for a stop as a signal would (for tests and in-process callers).
-    public func request() {
+    package func request() {
         var byte: UInt8 = 0
         _ = write(writeEnd, &byte, 1)
     }
 
     /// True if a stop was asked for; drains the pipe.
-    public func takeRequest() -> Bool {
+    package func takeRequest() -> Bool {
         var bytes = [UInt8](repeating: 0, count: 64)
         var seen = false
         while Glibc.read(descriptor, &bytes, bytes.count) > 0 { seen = true }
@@ -98,7 +98,7 @@ public final class StopSignals {
 }
 
 /// Waits until one of `descriptors` is readable or `milliseconds` pass; returns the readable ones.
-public func waitReadable(_ descriptors: [Int32], milliseconds: Int32) -> Set<Int32> {
+package func waitReadable(_ descriptors: [Int32], milliseconds: Int32) -> Set<Int32> {
     var fds = descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
     let n = poll(&fds, nfds_t(fds.count), milliseconds)
     guard n > 0 else { return [] }

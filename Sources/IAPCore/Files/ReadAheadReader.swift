@@ -6,7 +6,7 @@ import Synchronization
 /// consumer does with the bytes (inflating, parsing) overlap. (Hashing on the reading thread made
 /// it the slowest of the three: SHA-1 at ~1.9 GB/s plus the copy out of the page cache.) Memory:
 /// `depth` chunks. Dropping the reader early stops both threads.
-public final class ReadAheadReader {
+package final class ReadAheadReader {
     /// What the reader and its threads share; the threads never hold the reader itself.
     /// `@unchecked Sendable`: semaphores order every access to the mutable parts (`counts`, the
     /// buffers, the hasher; `failure`, set before the empty slot that ends the range is published,
@@ -128,7 +128,7 @@ public final class ReadAheadReader {
 
     /// Starts reading `length` bytes at `start`; with a `hasher`, every byte read is fed to it (on
     /// a thread of its own, in order; ``waitForDigest()`` says when it has all of them).
-    public init(
+    package init(
         file: FileDescriptor, start: UInt64, length: UInt64, chunkSize: Int = 1 << 20, depth: Int = 4,
         hasher: DigestHasher?
     ) throws {
@@ -170,7 +170,7 @@ public final class ReadAheadReader {
     /// The next chunk, valid until the next call; nil at the end of the range (once the hasher has
     /// digested it all), or early if the file is shorter (compare `bytesDelivered` with the length
     /// asked for).
-    public func next() throws -> UnsafeRawBufferPointer? {
+    package func next() throws -> UnsafeRawBufferPointer? {
         if holding {
             holding = false
             consumerIndex = (consumerIndex + 1) % channel.buffers.count
@@ -197,12 +197,12 @@ public final class ReadAheadReader {
     /// Waits until the hasher has digested every byte of the range, before the caller finishes it.
     /// Only once every byte was delivered (`bytesDelivered` equals the length asked for): before
     /// that it returns at once, and the digest, incomplete, cannot match.
-    public func waitForDigest() {
+    package func waitForDigest() {
         guard !hasherJoined, consumed == channel.length else { return }
         channel.hasherStopped.wait()
         hasherJoined = true
     }
 
     /// Bytes handed to the consumer so far.
-    public var bytesDelivered: UInt64 { consumed }
+    package var bytesDelivered: UInt64 { consumed }
 }

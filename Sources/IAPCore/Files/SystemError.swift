@@ -4,7 +4,8 @@
     import Darwin
 #endif
 
-/// A failed system call, with what was being done and to which path.
+/// A failed system call, with what was being done and to which path. Part of IAPKit's face
+/// (`IAPKitError.system`), re-exported by it.
 public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
     /// What the tool was doing, e.g. "open", "write", "rename".
     public var operation: String
@@ -13,7 +14,7 @@ public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The `errno` value the call left behind.
     public var code: Int32
 
-    public init(_ operation: String, path: String? = nil, code: Int32 = errno) {
+    package init(_ operation: String, path: String? = nil, code: Int32 = errno) {
         self.operation = operation
         self.path = path
         self.code = code
@@ -34,24 +35,24 @@ func sysconfCores() -> Int { Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
 
 extension SystemError {
     /// The `errno` values the layers above name, so that they need not import the C library.
-    public enum Code {
+    package enum Code {
         /// `ENOENT`: nothing at that path.
-        public static let noSuchFile = ENOENT
+        package static let noSuchFile = ENOENT
         /// `EEXIST`: something is already there.
-        public static let exists = EEXIST
+        package static let exists = EEXIST
         /// `EISDIR`: a folder where a file was expected.
-        public static let isDirectory = EISDIR
+        package static let isDirectory = EISDIR
         /// `ENOTDIR`: not a folder where one was expected.
-        public static let notDirectory = ENOTDIR
+        package static let notDirectory = ENOTDIR
         /// `ENOSPC`: no space left on the device.
-        public static let noSpace = ENOSPC
+        package static let noSpace = ENOSPC
         /// `EFBIG`: a file over a size limit.
-        public static let fileTooLarge = EFBIG
+        package static let fileTooLarge = EFBIG
         /// `E2BIG`: more of something than allowed.
-        public static let tooMany = E2BIG
+        package static let tooMany = E2BIG
         /// `EIO`: an input/output error.
-        public static let io = EIO
+        package static let io = EIO
         /// `ELOOP`: a symlink where none may be.
-        public static let symlinkLoop = ELOOP
+        package static let symlinkLoop = ELOOP
     }
 }

@@ -4,10 +4,10 @@
 
 /// A private folder (mode 0700) under `base` (default `$TMPDIR` or /tmp), removed with everything in
 /// it when the value goes away.
-public final class TemporaryFolder {
-    public let path: String
+package final class TemporaryFolder {
+    package let path: String
 
-    public init(in base: String? = nil, prefix: String = "iapkg-") throws {
+    package init(in base: String? = nil, prefix: String = "iapkg-") throws {
         let base = base ?? FileSystem.environment("TMPDIR") ?? "/tmp"
         var template = Array((base + "/" + prefix + "XXXXXX").utf8CString)
         let made = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.flatMap { mkdtemp($0) } }

@@ -1,8 +1,8 @@
 internal import CShims
 
 /// What the process's heap holds, for leak checks.
-public enum HeapUsage {
+package enum HeapUsage {
     /// Heap bytes in use over every malloc arena (glibc's `mallinfo2`). Unlike the resident size it
     /// does not move when the allocator keeps freed pages or gives a new thread an arena.
-    public static func bytesInUse() -> Int { Int(iap_heap_bytes_in_use()) }
+    package static func bytesInUse() -> Int { Int(iap_heap_bytes_in_use()) }
 }

@@ -7,12 +7,12 @@
 /// faults, a third of inspect's time on a 20,000-file package. Only advice: where transparent huge
 /// pages are off (or set to `never`), or the room is smaller than one aligned 2 MiB span, nothing
 /// changes.
-public enum LargePages {
+package enum LargePages {
     /// The huge page size on x86-64 and arm64 with 4 KiB pages.
     static let hugePageBytes = 2 << 20
 
     /// Asks that the 2 MiB-aligned part of `buffer`, not yet written, be backed by huge pages.
-    public static func advise(_ buffer: UnsafeMutableRawBufferPointer) {
+    package static func advise(_ buffer: UnsafeMutableRawBufferPointer) {
         guard let base = buffer.baseAddress, buffer.count >= hugePageBytes else { return }
         let start = (UInt(bitPattern: base) + UInt(hugePageBytes - 1)) & ~UInt(hugePageBytes - 1)
         let end = (UInt(bitPattern: base) + UInt(buffer.count)) & ~UInt(hugePageBytes - 1)
@@ -24,7 +24,7 @@ public enum LargePages {
 extension Array {
     /// An empty array with room for `capacity` elements, that room advised to huge pages
     /// (``LargePages``): for lists of millions of bytes built by appending.
-    public init(largeCapacity capacity: Int) {
+    package init(largeCapacity capacity: Int) {
         self.init(unsafeUninitializedCapacity: capacity) { buffer, count in
             LargePages.advise(UnsafeMutableRawBufferPointer(buffer))
             count = 0

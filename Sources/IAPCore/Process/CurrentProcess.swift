@@ -4,13 +4,13 @@
 
 /// The running process's own ends, for executables that do without Foundation: standard error
 /// written unbuffered, and an exit with a status.
-public enum CurrentProcess {
+package enum CurrentProcess {
     /// Writes `text` to standard error at once (`write(2)`, retried on `EINTR` and short writes);
     /// a failure to write is ignored, as there is nowhere left to report it.
-    public static func writeToStandardError(_ text: String) { write(text, to: 2) }
+    package static func writeToStandardError(_ text: String) { write(text, to: 2) }
 
     /// Writes `text` to standard output at once, unbuffered, as `writeToStandardError` does.
-    public static func writeToStandardOutput(_ text: String) { write(text, to: 1) }
+    package static func writeToStandardOutput(_ text: String) { write(text, to: 1) }
 
     private static func write(_ text: String, to descriptor: Int32) {
         var text = text
@@ -26,10 +26,13 @@ public enum CurrentProcess {
     }
 
     /// Whether `descriptor` (0, 1, 2…) is a terminal.
-    public static func isTerminal(_ descriptor: Int32) -> Bool { isatty(descriptor) == 1 }
+    package static func isTerminal(_ descriptor: Int32) -> Bool { isatty(descriptor) == 1 }
+
+    /// This process's id.
+    package static var id: Int32 { getpid() }
 
     /// The process's environment variables (`environ`), the first of a repeated name kept.
-    public static var environment: [String: String] {
+    package static var environment: [String: String] {
         var variables: [String: String] = [:]
         var entry = environ
         while let pointer = entry.pointee {
@@ -46,10 +49,10 @@ public enum CurrentProcess {
     }
 
     /// The processors online (`sysconf(_SC_NPROCESSORS_ONLN)`), at least 1.
-    public static var processorCount: Int { max(1, sysconfCores()) }
+    package static var processorCount: Int { max(1, sysconfCores()) }
 
     /// Ends the process with `status`, flushing standard output first (`exit(3)`).
-    public static func exit(_ status: Int32) -> Never {
+    package static func exit(_ status: Int32) -> Never {
         Glibc.exit(status)
     }
 }

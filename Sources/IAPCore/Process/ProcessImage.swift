@@ -3,14 +3,14 @@
 #endif
 
 /// The running program's image: where its executable is, and replacing it with another program.
-public enum ProcessImage {
+package enum ProcessImage {
     /// The absolute path of the running executable (`/proc/self/exe`), or nil where it cannot be read.
-    public static var executablePath: String? { try? FileSystem.readLink("/proc/self/exe") }
+    package static var executablePath: String? { try? FileSystem.readLink("/proc/self/exe") }
 
     /// Replaces the running process with the program at `path`, run with `arguments` (the first is
     /// its name, as `argv[0]`) and the same environment and open descriptors (`execv(3)`).
     /// Returns only on failure, with the reason.
-    public static func replace(with path: String, arguments: [String]) -> SystemError {
+    package static func replace(with path: String, arguments: [String]) -> SystemError {
         var pointers: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) }
         pointers.append(nil)
         defer { for pointer in pointers { free(pointer) } }

@@ -1,9 +1,9 @@
 /// Lower-case hexadecimal text for digests, as xar writes them.
-public enum Hex {
+package enum Hex {
     private static let digits = Array("0123456789abcdef".utf8)
 
     /// The lower-case hex text of `bytes`.
-    public static func encode(_ bytes: some Sequence<UInt8>) -> String {
+    package static func encode(_ bytes: some Sequence<UInt8>) -> String {
         var out = [UInt8]()
         for b in bytes {
             out.append(digits[Int(b >> 4)])
@@ -13,7 +13,7 @@ public enum Hex {
     }
 
     /// The bytes of hex text (either case); nil if it is not an even run of hex digits.
-    public static func decode(_ text: some StringProtocol) -> [UInt8]? {
+    package static func decode(_ text: some StringProtocol) -> [UInt8]? {
         let utf8 = Array(text.utf8)
         guard utf8.count % 2 == 0 else { return nil }
         var out = [UInt8]()
@@ -27,7 +27,8 @@ public enum Hex {
         return out
     }
 
-    private static func value(_ c: UInt8) -> UInt8? {
+    /// The value of one hex digit (either case), or nil.
+    package static func value(_ c: UInt8) -> UInt8? {
         switch c {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): c - UInt8(ascii: "0")
         case UInt8(ascii: "a")...UInt8(ascii: "f"): c - UInt8(ascii: "a") + 10

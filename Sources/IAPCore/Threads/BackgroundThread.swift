@@ -4,14 +4,14 @@
 
 /// Runs a closure on a thread of its own: for work that blocks (waits on semaphores), which must
 /// not tie up one of Dispatch's few worker threads.
-public enum BackgroundThread {
+package enum BackgroundThread {
     private final class Box {
         let body: () -> Void
         init(_ body: @escaping () -> Void) { self.body = body }
     }
 
     /// Starts `body` on a new detached thread; throws if the system has no thread to give.
-    public static func start(_ body: @escaping @Sendable () -> Void) throws {
+    package static func start(_ body: @escaping @Sendable () -> Void) throws {
         let box = Unmanaged.passRetained(Box(body)).toOpaque()
         var thread = pthread_t()
         let status = pthread_create(

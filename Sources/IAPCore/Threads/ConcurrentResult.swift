@@ -1,12 +1,12 @@
 /// A value computed on a thread of its own while the caller goes on; ``value()`` waits for it.
 /// `@unchecked Sendable`: `result` is written once by the worker and read by waiters, both only
 /// while holding `lock`.
-public final class ConcurrentResult<Value: Sendable>: @unchecked Sendable {
+package final class ConcurrentResult<Value: Sendable>: @unchecked Sendable {
     private let lock = ConditionLock()
     private var result: Value?
 
     /// Starts `body` on a new thread (or runs it here when the system has no thread to give).
-    public init(_ body: @escaping @Sendable () -> Value) {
+    package init(_ body: @escaping @Sendable () -> Value) {
         do {
             try BackgroundThread.start { [self] in
                 let value = body()
@@ -21,7 +21,7 @@ public final class ConcurrentResult<Value: Sendable>: @unchecked Sendable {
     }
 
     /// The value, once the thread has made it.
-    public func value() -> Value {
+    package func value() -> Value {
         lock.withLock {
             while true {
                 if let result { return result }

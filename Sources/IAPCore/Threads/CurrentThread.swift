@@ -3,8 +3,8 @@
 #endif
 
 /// The calling thread, for code above IAPCore that keeps something per thread.
-public enum CurrentThread {
+package enum CurrentThread {
     /// An identifier of the calling thread, unique among the threads alive at the same time
     /// (`pthread_self`); a thread that has ended may pass its identifier on to a new one.
-    public static var id: UInt { UInt(pthread_self()) }
+    package static var id: UInt { UInt(pthread_self()) }
 }

@@ -1,12 +1,20 @@
 import IAPCore
 import IAPRules
 
-/// Which of the two package shapes to write (FORMAT.md §5).
+/// Which of the two package shapes to write (PackageFormat.md §5).
 public enum PackageLayout: String, Sendable, Codable, CaseIterable {
     /// A product archive, as `productbuild --content` makes: Distribution + NAME.pkg/{Bom,Payload,PackageInfo}.
     case product
     /// A bare tree: ContentInfo.plist and Contents/ as xar entries.
     case tree
+}
+
+/// How a product archive's Payload is compressed.
+public enum PayloadCompressionChoice: String, Sendable, Codable, CaseIterable {
+    /// gzip members, one per MiB of cpio, on every core (what pkgbuild writes by default).
+    case gzip
+    /// pbzx: 16 MiB chunks of xz (what `pkgbuild --compression latest` writes).
+    case pbzx
 }
 
 /// How `PackageBuilder` builds.
@@ -18,6 +26,12 @@ public struct BuildOptions: Sendable {
     public var sourceDateEpoch: Int64?
     /// Compression level 1–12 on libdeflate's scale (7, the default, is as small as zlib's 6).
     public var compressionLevel: Int32
+    /// For an Xcode project: the In-App Purchase Content target to build (needed when it has several).
+    public var target: String?
+    /// For an Xcode project: the build configuration read (default: the target's default, Release).
+    public var configuration: String?
+    /// How the Payload of a product archive is compressed (gzip by default).
+    public var payloadCompression: PayloadCompressionChoice = .gzip
     /// Called with (bytes done, bytes total) as content is written.
     public var progress: (@Sendable (UInt64, UInt64) -> Void)?
 

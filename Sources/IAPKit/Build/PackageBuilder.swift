@@ -2,6 +2,7 @@ import IAPCore
 import IAPRules
 import XMLKit
 import XarKit
+import XcodeKit
 
 /// Builds a content folder into a package: scan, check every rule, write atomically.
 public enum PackageBuilder {
@@ -17,9 +18,9 @@ public enum PackageBuilder {
 
     private static func buildUnchecked(folder: String, options: BuildOptions) throws -> BuildReport {
         let started = monotonicSeconds()
-        let scan = try ContentFolderScanner.scan(folder, excludeJunk: true)
+        let (scan, projectFindings, ruleFindings) = try contentScan(folder, options: options)
         let (info, contentInfo, plistFindings) = try readContentInfo(scan)
-        let findings = plistFindings + ContentRules.check(scan.contents)
+        let findings = projectFindings + plistFindings + ruleFindings
         guard let info, !findings.contains(where: { $0.severity == .error }) else {
             throw IAPKitError.invalid(path: folder, findings: findings)
         }
@@ -38,7 +39,7 @@ public enum PackageBuilder {
                 directTo: target.file, reservedBytes: ProductArchiveWriter.reservedHeadBytes, options: xarOptions)
             try ProductArchiveWriter.write(
                 scan, contentInfo: contentInfo, times: times, level: options.compressionLevel,
-                to: xar, progress: progress)
+                compression: options.payloadCompression, to: xar, progress: progress)
             try xar.finishInPlace()
         case .tree:
             let xar = try XarWriter(temporaryDirectory: PathText.parent(of: output), options: xarOptions)
@@ -62,6 +63,27 @@ public enum PackageBuilder {
             contentVersion: info.contentVersion.text, fileCount: scan.entries.count - 1,
             bytesIn: scan.totalFileBytes, bytesOut: size, seconds: monotonicSeconds() - started,
             excluded: scan.excluded, warnings: findings)
+    }
+
+    /// The folder's entries, or those an Xcode project's content target copies, with the findings
+    /// about them (the project's, then the content rules').
+    static func contentScan(_ path: String, options: BuildOptions) throws -> (
+        ContentFolderScan, project: [Finding], rules: [Finding]
+    ) {
+        guard XcodeContentScanner.isProject(path) else {
+            let scan = try ContentFolderScanner.scan(path, excludeJunk: true)
+            return (scan, [], ContentRules.check(scan.contents))
+        }
+        do {
+            let result = try XcodeContentScanner.scan(
+                path, target: options.target, configuration: options.configuration)
+            return (
+                result.scan, result.findings,
+                XcodeContentScanner.contentFindings(result, maxUnpackedBytes: Limits.unpackedBytes)
+            )
+        } catch let error as XcodeProjectError {
+            throw IAPKitError.invalid(path: path, findings: error.findings)
+        }
     }
 
     /// Where the package goes: checked before any work, and never inside the content folder (the next

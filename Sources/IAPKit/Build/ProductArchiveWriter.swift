@@ -12,7 +12,7 @@ enum ProductArchiveWriter {
     /// Adds every entry of the product shape to `xar`, streaming each file once.
     static func write(
         _ scan: ContentFolderScan, contentInfo: [UInt8], times: EntryTimes, level: Int32,
-        to xar: XarWriter, progress: Progress
+        compression: PayloadCompressionChoice = .gzip, to xar: XarWriter, progress: Progress
     ) throws {
         let name = scan.name
         let component = name + ".pkg"
@@ -25,7 +25,11 @@ enum ProductArchiveWriter {
         bom.reserveCapacity(scan.contents.count)
         try xar.addFile(path: component + "/Payload", mode: 0o644, mtime: time, encoding: .stored) { sink in
             try withoutActuallyEscaping(sink) { sink in
-                let payload = try PayloadWriter(level: level, sink: sink)
+                let payload =
+                    switch compression {
+                    case .gzip: try PayloadWriter(level: level, sink: sink)
+                    case .pbzx: try PayloadWriter(pbzxChunkSize: PayloadWriter.pbzxChunkSize, sink: sink)
+                    }
                 for (index, source) in scan.entries.enumerated() {
                     let entry = source.entry
                     let path = entry.components.isEmpty ? "." : "./" + entry.path

@@ -2,50 +2,11 @@ import IAPCore
 
 /// One entry of a content tree, wherever it came from: a folder on disk, a bare-tree xar, or a
 /// product archive's Payload. The rule engine judges these, so every source is held to the same rules.
-public struct ContentEntry: Sendable, Equatable {
-    /// What kind of file system object the entry is.
-    public enum Kind: Sendable, Equatable, Codable {
-        case file, directory, symlink, hardlink, fifo, characterDevice, blockDevice, socket
-        case unknown(String)
-
-        /// The lower-case name used in reports.
-        public var name: String {
-            switch self {
-            case .file: "file"
-            case .directory: "directory"
-            case .symlink: "symlink"
-            case .hardlink: "hardlink"
-            case .fifo: "fifo"
-            case .characterDevice: "character-device"
-            case .blockDevice: "block-device"
-            case .socket: "socket"
-            case .unknown(let other): other
-            }
-        }
-
-        public init(from decoder: Decoder) throws {
-            let name = try decoder.singleValueContainer().decode(String.self)
-            switch name {
-            case "file": self = .file
-            case "directory": self = .directory
-            case "symlink": self = .symlink
-            case "hardlink": self = .hardlink
-            case "fifo": self = .fifo
-            case "character-device": self = .characterDevice
-            case "block-device": self = .blockDevice
-            case "socket": self = .socket
-            default: self = .unknown(name)
-            }
-        }
-
-        public func encode(to encoder: Encoder) throws {
-            var container = encoder.singleValueContainer()
-            try container.encode(name)
-        }
-    }
+package struct ContentEntry: Sendable, Equatable {
+    package typealias Kind = EntryKind
 
     /// The path as the source spelled it ("./Contents/a.png", "Contents/a.png"), for messages.
-    public var rawPath: String {
+    package var rawPath: String {
         get { storedRawPath ?? (dotSlash ? "./" + path : path) }
         set {
             storedRawPath = newValue
@@ -61,30 +22,30 @@ public struct ContentEntry: Sendable, Equatable {
     private var dotSlash = false
     private var spellingIsPath = false
     /// Path components below the content root, `./` prefix removed, not yet validated.
-    public var components: [String] {
+    package var components: [String] {
         didSet {
             guard spellingIsPath else { return }
             storedRawPath = nil
             spellingIsPath = false
         }
     }
-    public var kind: Kind
+    package var kind: Kind
     /// Permission bits (and set-id/sticky bits), without the file type.
-    public var permissions: UInt32
+    package var permissions: UInt32
     /// Decoded size of a file's data.
-    public var size: UInt64
+    package var size: UInt64
     /// A symlink's target as stored.
-    public var linkTarget: String?
+    package var linkTarget: String?
     /// For a hard link, the path (as stored) of the entry it links to.
-    public var hardlinkTarget: String?
-    public var hasExtendedAttributes: Bool
-    public var hasFlags: Bool
+    package var hardlinkTarget: String?
+    package var hasExtendedAttributes: Bool
+    package var hasFlags: Bool
     /// What the decoded bytes are, once sniffed (files only).
-    public var sniff: ContentSniff?
+    package var sniff: ContentSniff?
     /// Byte offset in the package that locates the entry, where known.
-    public var offset: UInt64?
+    package var offset: UInt64?
 
-    public init(
+    package init(
         rawPath: String, components: [String]? = nil, kind: Kind, permissions: UInt32 = 0o644,
         size: UInt64 = 0, linkTarget: String? = nil, hardlinkTarget: String? = nil,
         hasExtendedAttributes: Bool = false, hasFlags: Bool = false, sniff: ContentSniff? = nil,
@@ -115,13 +76,13 @@ public struct ContentEntry: Sendable, Equatable {
     }
 
     /// The path below the content root, components joined with "/".
-    public var path: String {
+    package var path: String {
         if spellingIsPath, let storedRawPath { return storedRawPath }
         return components.joined(separator: "/")
     }
 
     /// Equal entries: the same spelling and fields, however the spelling is kept.
-    public static func == (a: ContentEntry, b: ContentEntry) -> Bool {
+    package static func == (a: ContentEntry, b: ContentEntry) -> Bool {
         a.components == b.components && a.kind == b.kind && a.permissions == b.permissions && a.size == b.size
             && a.linkTarget == b.linkTarget && a.hardlinkTarget == b.hardlinkTarget
             && a.hasExtendedAttributes == b.hasExtendedAttributes && a.hasFlags == b.hasFlags && a.sniff == b.sniff
@@ -143,17 +104,17 @@ public struct ContentEntry: Sendable, Equatable {
     }
 
     /// The path as findings name it: below the content root (`.` for the root itself).
-    public var reportedPath: String { components.isEmpty ? "." : path }
+    package var reportedPath: String { components.isEmpty ? "." : path }
 
     /// How findings name an entry stored as `rawPath` (a Payload's `./Contents/x` is `Contents/x`).
-    public static func reportedPath(ofStored rawPath: String) -> String {
+    package static func reportedPath(ofStored rawPath: String) -> String {
         let parts = components(of: rawPath)
         return parts.isEmpty ? "." : parts.joined(separator: "/")
     }
 
     /// The stored spelling when it differs from ``reportedPath`` by more than a leading `./`
     /// (an encoded name), else nil.
-    public var storedPathIfDifferent: String? {
+    package var storedPathIfDifferent: String? {
         guard let stored = storedRawPath else { return nil }
         let reported = reportedPath
         return stored == reported || stored == "./" + reported || (stored == "." && reported == ".") ? nil : stored
@@ -161,10 +122,51 @@ public struct ContentEntry: Sendable, Equatable {
 
     /// Splits a stored path into components, dropping one leading "./" (or a lone ".").
     /// Empty, "." and ".." components are kept so the rules can refuse them.
-    public static func components(of rawPath: String) -> [String] {
+    package static func components(of rawPath: String) -> [String] {
         if rawPath.utf8.elementsEqual(".".utf8) { return [] }
         let text = PathText.droppingDotSlash(rawPath)
         if text.isEmpty { return [] }
         return PathText.components(text)
+    }
+}
+
+/// What kind of file system object an entry of a package or content folder is.
+public enum EntryKind: Sendable, Equatable, Codable {
+    case file, directory, symlink, hardlink, fifo, characterDevice, blockDevice, socket
+    case unknown(String)
+
+    /// The lower-case name used in reports.
+    public var name: String {
+        switch self {
+        case .file: "file"
+        case .directory: "directory"
+        case .symlink: "symlink"
+        case .hardlink: "hardlink"
+        case .fifo: "fifo"
+        case .characterDevice: "character-device"
+        case .blockDevice: "block-device"
+        case .socket: "socket"
+        case .unknown(let other): other
+        }
+    }
+
+    public init(from decoder: Decoder) throws {
+        let name = try decoder.singleValueContainer().decode(String.self)
+        switch name {
+        case "file": self = .file
+        case "directory": self = .directory
+        case "symlink": self = .symlink
+        case "hardlink": self = .hardlink
+        case "fifo": self = .fifo
+        case "character-device": self = .characterDevice
+        case "block-device": self = .blockDevice
+        case "socket": self = .socket
+        default: self = .unknown(name)
+        }
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(name)
     }
 }

@@ -2,7 +2,7 @@ import IAPCore
 import IAPRules
 import XMLKit
 
-/// What a package's ContentInfo.plist says (FORMAT.md §3).
+/// What a package's ContentInfo.plist says (PackageFormat.md §3).
 public struct ContentInfo: Sendable, Equatable {
     /// Largest ContentInfo.plist accepted.
     public static let maxBytes = Limits.contentInfoBytes
@@ -11,7 +11,7 @@ public struct ContentInfo: Sendable, Equatable {
     public var contentVersion: ContentVersion
     /// Keys beyond the two required ones, in file order; they are kept, never dropped.
     public var extraKeys: [String]
-    public var format: PropertyListFormat
+    package var format: PropertyListFormat
 
     /// The property list `iapkg init` writes for a new product: version 1.0.
     public static func initialPropertyList(productIdentifier: String) throws -> [UInt8] {

@@ -1,6 +1,6 @@
 /// A ContentVersion: integers separated by periods ("1.0", "2.10.3"), compared numerically.
 public struct ContentVersion: Comparable, Hashable, Sendable, CustomStringConvertible, Codable {
-    /// At most this many components (FORMAT.md §6).
+    /// At most this many components (PackageFormat.md §6).
     public static let maxComponents = 4
 
     /// The version exactly as written.

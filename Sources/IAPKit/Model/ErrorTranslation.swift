@@ -10,7 +10,7 @@ extension IAPKitError {
     /// is; a `SystemError` as ``system(_:)``; with the `path` of the package being read, a xar, Payload,
     /// Bom or ContentInfo.plist error as ``invalid(path:findings:)`` holding the finding of the rule it
     /// breaks; anything else as ``failed(_:)``, in words.
-    public init(_ error: any Error, path: String? = nil) {
+    package init(_ error: any Error, path: String? = nil) {
         switch error {
         case let error as IAPKitError: self = error
         case let error as SystemError: self = .system(error)

@@ -1,7 +1,7 @@
 import IAPRules
 
 /// Executable code recognised by its bytes.
-public enum ExecutableKind: String, Sendable, Codable, Equatable {
+package enum ExecutableKind: String, Sendable, Codable, Equatable {
     case machO = "Mach-O"
     case machOUniversal = "Mach-O universal"
     case elf = "ELF"
@@ -9,10 +9,10 @@ public enum ExecutableKind: String, Sendable, Codable, Equatable {
     case webAssembly = "WebAssembly"
 
     /// "a" or "an", as the name needs.
-    public var article: String { self == .elf ? "an" : "a" }
+    package var article: String { self == .elf ? "an" : "a" }
 
     /// The validation rule that reports this kind.
-    public var rule: Rule {
+    package var rule: Rule {
         switch self {
         case .machO: Rule.execMacho
         case .machOUniversal: Rule.execMachoUniversal
@@ -24,12 +24,12 @@ public enum ExecutableKind: String, Sendable, Codable, Equatable {
 }
 
 /// What sniffing a file's bytes found.
-public struct ContentSniff: Sendable, Equatable {
-    public var executable: ExecutableKind?
+package struct ContentSniff: Sendable, Equatable {
+    package var executable: ExecutableKind?
     /// Starts with `#!`.
-    public var isScript: Bool
+    package var isScript: Bool
 
-    public init(executable: ExecutableKind? = nil, isScript: Bool = false) {
+    package init(executable: ExecutableKind? = nil, isScript: Bool = false) {
         self.executable = executable
         self.isScript = isScript
     }

@@ -4,17 +4,17 @@ import IAPCore
 /// The entries of an inspected package in listing order, kept as compact as they were read: a
 /// product package's Bom tree itself (no String per path), or a tree package's sorted TOC files.
 /// `rows` walks them without making anything per entry; `files` makes the Codable values.
-public struct InspectListing: Sendable {
+package struct InspectListing: Sendable {
     /// One entry, valid only during the `forEachRow` call that hands it out.
-    public struct Row {
+    package struct Row {
         /// Path below the content root ("Contents/a.png"), UTF-8.
-        public var path: UnsafeBufferPointer<UInt8>
-        public var type: ContentEntry.Kind
+        package var path: UnsafeBufferPointer<UInt8>
+        package var type: ContentEntry.Kind
         /// File bytes; a link's target length; 0 for a folder.
-        public var size: UInt64
+        package var size: UInt64
         /// Permission bits (`mode & 0o7777`).
-        public var permissions: UInt32
-        public var linkTarget: String?
+        package var permissions: UInt32
+        package var linkTarget: String?
     }
 
     private enum Storage: Sendable {
@@ -24,18 +24,18 @@ public struct InspectListing: Sendable {
 
     private let storage: Storage
     /// Entries listed.
-    public let count: Int
+    package let count: Int
     /// Regular files, folders and symlinks among them.
-    public private(set) var fileCount = 0
-    public private(set) var folderCount = 0
-    public private(set) var linkCount = 0
+    package private(set) var fileCount = 0
+    package private(set) var folderCount = 0
+    package private(set) var linkCount = 0
     /// Bytes of every regular file.
-    public private(set) var unpackedSize: UInt64 = 0
+    package private(set) var unpackedSize: UInt64 = 0
     /// The largest `size` of any row.
-    public private(set) var largestSize: UInt64 = 0
+    package private(set) var largestSize: UInt64 = 0
 
     /// No entries.
-    public init() { self.init(files: []) }
+    package init() { self.init(files: []) }
 
     /// A product package's entries: every path of the Bom below its root, depth-first.
     init(bom tree: BomTree) {
@@ -66,7 +66,7 @@ public struct InspectListing: Sendable {
     }
 
     /// Calls `body` with every entry in listing order.
-    public func forEachRow(_ body: (Row) throws -> Void) rethrows {
+    package func forEachRow(_ body: (Row) throws -> Void) rethrows {
         switch storage {
         case .bom(let tree):
             try tree.forEachDepthFirst { path, node in
@@ -89,7 +89,7 @@ public struct InspectListing: Sendable {
     }
 
     /// Every entry as a ``InspectReport/File``.
-    public var files: [InspectReport.File] {
+    package var files: [InspectReport.File] {
         if case .files(let files) = storage { return files }
         var modes = ModeText()
         var files: [InspectReport.File] = []

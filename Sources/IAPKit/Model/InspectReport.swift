@@ -8,7 +8,7 @@ public struct InspectReport: Encodable, Sendable {
     public struct File: Codable, Sendable, Equatable {
         /// Path below the content root: "ContentInfo.plist", "Contents/a.png".
         public var path: String
-        public var type: ContentEntry.Kind
+        public var type: EntryKind
         public var size: UInt64
         /// Permission bits in octal, e.g. "644".
         public var mode: String
@@ -17,7 +17,7 @@ public struct InspectReport: Encodable, Sendable {
 
     public var schemaVersion = 1
     public var path: String
-    public var shape: PackageParts.Shape
+    public var shape: PackageShape
     public var productIdentifier: String?
     public var contentVersion: String?
     /// Extra ContentInfo.plist keys, kept.
@@ -36,14 +36,14 @@ public struct InspectReport: Encodable, Sendable {
     public var storedSize: UInt64
     /// Bytes of file content once unpacked.
     public var unpackedSize: UInt64 { listing.unpackedSize }
-    /// Every entry, made from ``listing`` when asked for (JSON, the library): a package can list a million.
+    /// Every entry, made from the read listing when asked for (JSON, the library): a package can list a million.
     public var files: [File] { listing.files }
     /// The entries as read, for walking without a value per entry (the text listing).
-    public var listing = InspectListing()
+    package var listing = InspectListing()
     /// Problems noticed while reading (inspect is not a validator: run iapkg validate).
     public var notes: [Finding]
     /// The TOC's signatures and their certificate chains; absent when the package is unsigned.
-    public var signatures: [XarSignatureCheck]? = nil
+    public var signatures: [SignatureCheck]? = nil
 
     private enum CodingKeys: String, CodingKey {
         case schemaVersion, path, shape, productIdentifier, contentVersion, extraKeys, componentName

@@ -1,4 +1,4 @@
-/// Rules for an App Store product identifier (FORMAT.md §3, §6).
+/// Rules for an App Store product identifier (PackageFormat.md §3, §6).
 public enum ProductIdentifier {
     /// Longest identifier App Store Connect allows.
     public static let maxLength = 100

@@ -14,13 +14,21 @@ public struct ValidationOptions: Sendable {
     public var maxSize: UInt64
     /// Largest unpacked total accepted (default 2 GiB: a device must store it).
     public var maxUnpackedSize: UInt64
+    /// For an Xcode project: the In-App Purchase Content target to judge (needed when it has several).
+    public var target: String?
+    /// For an Xcode project: the build configuration read (default: the target's default, Release).
+    public var configuration: String?
     /// Certificates a package's signature chain must lead to; empty: signatures are verified, trust not judged.
-    public var trustAnchors: [X509Certificate] = []
+    package var trustAnchors: [X509Certificate] = []
+    /// The largest package accepted by default: 2 GiB, Apple's cap.
+    public static let defaultMaxSize: UInt64 = Limits.packageBytes
+    /// The largest unpacked total accepted by default: 2 GiB.
+    public static let defaultMaxUnpackedSize: UInt64 = Limits.unpackedBytes
 
     public init(
         strict: Bool = false, productIdentifier: String? = nil, newerThan: ContentVersion? = nil,
-        maxSize: UInt64 = Limits.packageBytes,
-        maxUnpackedSize: UInt64 = Limits.unpackedBytes
+        maxSize: UInt64 = ValidationOptions.defaultMaxSize,
+        maxUnpackedSize: UInt64 = ValidationOptions.defaultMaxUnpackedSize
     ) {
         self.maxUnpackedSize = maxUnpackedSize
         self.strict = strict
@@ -28,18 +36,28 @@ public struct ValidationOptions: Sendable {
         self.newerThan = newerThan
         self.maxSize = maxSize
     }
+
+    /// Adds the certificates of PEM text (`-----BEGIN CERTIFICATE-----` blocks) as trust anchors:
+    /// every signature's chain must then lead to one of them, and an unsigned package fails.
+    public mutating func addTrustAnchors(pem: [UInt8]) throws(IAPKitError) {
+        do {
+            trustAnchors += try X509Certificate.certificates(pem: pem)
+        } catch {
+            throw .refused("the trust anchor is not a PEM certificate: \(error.message)")
+        }
+    }
 }
 
 /// The verdict on one input (a .pkg or a content folder).
 public struct ValidationReport: Codable, Sendable {
-    /// What was validated: a package of either shape, or a content folder.
+    /// What was validated: a package of either shape, a content folder, or an Xcode project.
     public enum Kind: String, Codable, Sendable {
-        case product, tree, folder
+        case product, tree, folder, project
     }
 
     public var path: String
     public var valid: Bool
-    /// The package's shape ("product", "tree") or "folder"; nil when the container could not be read.
+    /// The package's shape ("product", "tree"), "folder" or "project"; nil when the container could not be read.
     public var shape: Kind?
     public var productIdentifier: String?
     public var contentVersion: String?
@@ -47,7 +65,7 @@ public struct ValidationReport: Codable, Sendable {
     public var warnings: Int
     public var findings: [Finding]
     /// The package's signatures: whether each verifies, its chain, trust; absent when unsigned.
-    public var signatures: [XarSignatureCheck]?
+    public var signatures: [SignatureCheck]?
 
     /// Assembles a report; with `strict`, warnings become errors.
     init(
@@ -66,6 +84,6 @@ public struct ValidationReport: Codable, Sendable {
         self.warnings = all.filter { $0.severity == .warning }.count
         self.valid = errors == 0
         self.findings = all
-        self.signatures = signatures
+        self.signatures = signatures?.map(SignatureCheck.init)
     }
 }

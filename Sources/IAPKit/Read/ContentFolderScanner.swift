@@ -1,27 +1,30 @@
 import IAPCore
 
 /// One entry of a content folder on disk, with where its bytes come from.
-public struct SourceEntry: Sendable {
-    public var entry: ContentEntry
+package struct SourceEntry: Sendable {
+    package var entry: ContentEntry
     /// Path of the object on disk (the folder's path joined with the entry's).
-    public var sourcePath: String
+    package var sourcePath: String
     /// Modification time, seconds since 1970.
-    public var modificationTime: Int64
+    package var modificationTime: Int64
 }
 
 /// A content folder, walked: what will be packaged, and what was left out.
-public struct ContentFolderScan: Sendable {
+package struct ContentFolderScan: Sendable {
     /// The folder that was walked.
-    public var root: String
+    package var root: String
     /// Its base name: the component name productbuild gives a product archive.
-    public var name: String
+    package var name: String
     /// Entries, root first, parents before children, names in byte order (kept apart from the
     /// disk details so the rules can read them without a copy: a folder can hold a million).
-    public var contents: [ContentEntry] = []
+    package var contents: [ContentEntry] = []
     /// Each entry's modification time, in the same order.
-    public var modificationTimes: [Int64] = []
+    package var modificationTimes: [Int64] = []
     /// Junk left out (`.DS_Store`, `.git`…), as paths below the root.
-    public var excluded: [String] = []
+    package var excluded: [String] = []
+    /// Each entry's path on disk, in the same order, when the entries are gathered from several
+    /// places (an Xcode project's resources); empty when every entry lies at its path below `root`.
+    var sourcePaths: [String] = []
 
     init(root: String, name: String) {
         self.root = root
@@ -29,36 +32,42 @@ public struct ContentFolderScan: Sendable {
     }
 
     /// The entries with their disk paths and times, made on demand.
-    public var entries: SourceList { SourceList(scan: self) }
+    package var entries: SourceList { SourceList(scan: self) }
 
     /// Total bytes of regular files.
-    public var totalFileBytes: UInt64 { contents.reduce(0) { $0 + ($1.kind == .file ? $1.size : 0) } }
+    package var totalFileBytes: UInt64 { contents.reduce(0) { $0 + ($1.kind == .file ? $1.size : 0) } }
 
-    mutating func append(_ entry: ContentEntry, modificationTime: Int64) {
+    mutating func append(_ entry: ContentEntry, modificationTime: Int64, sourcePath: @autoclosure () -> String = "") {
+        if tracksSourcePaths { sourcePaths.append(sourcePath()) }
         contents.append(entry)
         modificationTimes.append(modificationTime)
     }
+
+    /// True for a scan whose entries come from several places (set before the first entry).
+    var tracksSourcePaths = false
 }
 
 /// A scan's entries as `SourceEntry` values, built when read.
-public struct SourceList: RandomAccessCollection, Sendable {
+package struct SourceList: RandomAccessCollection, Sendable {
     let scan: ContentFolderScan
-    public var startIndex: Int { 0 }
-    public var endIndex: Int { scan.contents.count }
-    public subscript(index: Int) -> SourceEntry {
+    package var startIndex: Int { 0 }
+    package var endIndex: Int { scan.contents.count }
+    package subscript(index: Int) -> SourceEntry {
         let entry = scan.contents[index]
-        let path = entry.components.isEmpty ? scan.root : scan.root + "/" + entry.path
+        let path =
+            !scan.sourcePaths.isEmpty
+            ? scan.sourcePaths[index] : entry.components.isEmpty ? scan.root : scan.root + "/" + entry.path
         return SourceEntry(entry: entry, sourcePath: path, modificationTime: scan.modificationTimes[index])
     }
 }
 
 /// Walks a content folder without following links, sniffing every file's first bytes.
-public enum ContentFolderScanner {
+package enum ContentFolderScanner {
     /// Most entries a folder may hold before the walk gives up.
-    public static let maxEntries = Limits.folderEntries
+    package static let maxEntries = Limits.folderEntries
 
     /// Walks `root`. With `excludeJunk`, clutter (`EntryNameRules.isJunk`) and its subtree are left out.
-    public static func scan(_ root: String, excludeJunk: Bool) throws -> ContentFolderScan {
+    package static func scan(_ root: String, excludeJunk: Bool) throws -> ContentFolderScan {
         let status: FileStatus
         do { status = try FileStatus.ofLink(root) } catch {
             throw SystemError("open folder", path: root, code: error.code)
@@ -76,7 +85,8 @@ public enum ContentFolderScanner {
         return scan
     }
 
-    private static func walk(
+    /// Appends what `directory` holds, below `components`, to `scan`.
+    static func walk(
         directory: String, components: [String], into scan: inout ContentFolderScan,
         excludeJunk: Bool
     ) throws {
@@ -95,7 +105,7 @@ public enum ContentFolderScanner {
             guard openable else {
                 scan.append(
                     ContentEntry(rawPath: parts.joined(separator: "/"), components: parts, kind: .file),
-                    modificationTime: 0)
+                    modificationTime: 0, sourcePath: path)
                 continue
             }
             let status = try FileStatus.ofLink(path)
@@ -113,7 +123,7 @@ public enum ContentFolderScanner {
             default:
                 break
             }
-            scan.append(entry, modificationTime: status.modificationTime)
+            scan.append(entry, modificationTime: status.modificationTime, sourcePath: path)
             // Clutter folders (.git, .svn…) are reported, never walked: build leaves them out whole.
             if entry.kind == .directory && !EntryNameRules.isJunk(name) {
                 try walk(directory: path, components: parts, into: &scan, excludeJunk: excludeJunk)

@@ -3,9 +3,9 @@ import IAPCore
 /// The ContentVersion of a package or a content folder, read without judging it: what
 /// `validate --newer-than FILE` compares against. A package is read as `inspect` reads it (TOC,
 /// Bom and the head of the Payload); a folder's ContentInfo.plist is read alone.
-public enum ContentVersionOfInput {
+package enum ContentVersionOfInput {
     /// The version `path` carries; throws when it cannot be read.
-    public static func read(_ path: String) throws(IAPKitError) -> ContentVersion {
+    package static func read(_ path: String) throws(IAPKitError) -> ContentVersion {
         let text: String?
         if try FileStatus.ofInput(path).isDirectory {
             text = try folderVersion(path)

@@ -74,8 +74,11 @@ public enum PackageInspector {
         } catch let error as BomError {
             notes.append(error.rule.finding(parts.bom?.path, offset: nil, "the Bom cannot be read: \(error)"))
         } catch let error as PayloadError {
+            let offset = parts.payload.flatMap {
+                ProductPackageChecker.packageOffset(of: error, in: $0, archive: archive)
+            }
             notes.append(
-                error.rule.finding(parts.payload?.path, offset: nil, "the Payload cannot be read: \(error)"))
+                error.rule.finding(parts.payload?.path, offset: offset, "the Payload cannot be read: \(error)"))
         } catch {
             notes.append(Rule.xarData.finding(nil, offset: nil, "\(error)"))
         }
@@ -92,7 +95,7 @@ public enum PackageInspector {
                     "the package has no ContentInfo.plist"))
         }
         report.notes = notes
-        report.signatures = signatures
+        report.signatures = signatures?.map(SignatureCheck.init)
         return report
     }
 

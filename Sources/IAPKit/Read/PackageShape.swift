@@ -2,25 +2,28 @@ import IAPCore
 import IAPRules
 import XarKit
 
-/// Which of the two shapes a package has (FORMAT.md §5), and where its parts are.
-public struct PackageParts: Sendable {
-    public enum Shape: String, Sendable, Codable {
-        /// Distribution + NAME.pkg/{Bom, Payload, PackageInfo}.
-        case product
-        /// ContentInfo.plist and Contents/ as xar entries.
-        case tree
-    }
+/// Which of the two shapes a package has (PackageFormat.md §5).
+public enum PackageShape: String, Sendable, Codable {
+    /// Distribution + NAME.pkg/{Bom, Payload, PackageInfo}.
+    case product
+    /// ContentInfo.plist and Contents/ as xar entries.
+    case tree
+}
 
-    public var shape: Shape
+/// A package's shape and where its parts are.
+package struct PackageParts: Sendable {
+    package typealias Shape = PackageShape
+
+    package var shape: Shape
     /// NAME of the component `NAME.pkg` (product shape).
-    public var componentName: String?
-    public var distribution: XarFile?
-    public var bom: XarFile?
-    public var payload: XarFile?
-    public var packageInfo: XarFile?
+    package var componentName: String?
+    package var distribution: XarFile?
+    package var bom: XarFile?
+    package var payload: XarFile?
+    package var packageInfo: XarFile?
 
     /// Works out the shape from the TOC; findings say what does not fit it.
-    public static func detect(_ toc: XarTOC) -> (PackageParts, [Finding]) {
+    package static func detect(_ toc: XarTOC) -> (PackageParts, [Finding]) {
         var findings: [Finding] = []
         let top = toc.files.filter { $0.parentIndex == nil }
         let components = top.filter { $0.name.hasSuffix(".pkg") && $0.type == .directory }

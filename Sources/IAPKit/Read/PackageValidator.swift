@@ -1,8 +1,9 @@
 import IAPCore
 import IAPRules
 import XarKit
+import XcodeKit
 
-/// Validates a `.pkg` (either shape) or a content folder against every rule of FORMAT.md §6.
+/// Validates a `.pkg` (either shape) or a content folder against every rule of PackageFormat.md §6.
 /// Every finding is collected; the input is never trusted, decoded bytes are bounded.
 public enum PackageValidator {
     /// Validates `path`. Throws only when the input cannot be read at all (missing, unreadable): exit 2.
@@ -11,6 +12,7 @@ public enum PackageValidator {
     {
         let status = try FileStatus.ofInput(path)
         if status.isDirectory {
+            if XcodeContentScanner.isProject(path) { return try validateProject(path, options: options) }
             return try validateFolder(path, options: options)
         }
         return try validatePackage(path, size: status.size, options: options).report
@@ -120,6 +122,32 @@ public enum PackageValidator {
         findings += ContentRules.check(scan.contents, maxUnpackedBytes: options.maxUnpackedSize)
         findings += expectationFindings(info, options: options)
         return ValidationReport(path: path, shape: .folder, info: info, findings: findings, strict: options.strict)
+    }
+
+    /// Validates what an Xcode project's content target would build: the project's findings, then
+    /// every rule a content folder meets.
+    static func validateProject(_ path: String, options: ValidationOptions) throws(IAPKitError) -> ValidationReport {
+        let result: XcodeContentScanner.Result
+        do {
+            result = try XcodeContentScanner.scan(path, target: options.target, configuration: options.configuration)
+        } catch let error as XcodeProjectError {
+            return ValidationReport(
+                path: path, shape: .project, info: nil, findings: error.findings, strict: options.strict)
+        } catch {
+            throw .system(error as? SystemError ?? SystemError("read project", path: path, code: SystemError.Code.io))
+        }
+        var findings = result.findings
+        var info: ContentInfo?
+        if let plist = result.scan.entries.first(where: {
+            $0.entry.path == "ContentInfo.plist" && $0.entry.kind == .file
+        }) {
+            let loaded = try ContentInfoLoader.load(plist.sourcePath)
+            info = loaded.info
+            findings += loaded.findings
+        }
+        findings += XcodeContentScanner.contentFindings(result, maxUnpackedBytes: options.maxUnpackedSize)
+        findings += expectationFindings(info, options: options)
+        return ValidationReport(path: path, shape: .project, info: info, findings: findings, strict: options.strict)
     }
 
     private static func sizeFindings(_ path: String, size: UInt64, options: ValidationOptions) -> [Finding] {

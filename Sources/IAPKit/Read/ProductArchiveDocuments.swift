@@ -2,20 +2,20 @@ import IAPCore
 import XMLKit
 
 /// The two XML documents of a product archive built as `productbuild --content DIR` builds one:
-/// the `Distribution` and the component's `PackageInfo` (FORMAT.md §5 a).
-public enum ProductArchiveDocuments {
+/// the `Distribution` and the component's `PackageInfo` (PackageFormat.md §5 a).
+package enum ProductArchiveDocuments {
     /// What iapkg writes as `generator-version` (never pretending to be pkgbuild).
-    public static let generatorVersion = "iapkg-1"
+    package static let generatorVersion = "iapkg-1"
 
     /// pkgbuild's `installKBytes`: every entry but the root, rounded up to 512-byte blocks,
     /// summed and rounded up to whole kilobytes; folders count 32 bytes per child plus two.
-    public static func installKBytes(sizes: [UInt64]) -> UInt64 {
+    package static func installKBytes(sizes: [UInt64]) -> UInt64 {
         let blocks = sizes.reduce(UInt64(0)) { $0 + ($1 + 511) / 512 }
         return (blocks * 512 + 1023) / 1024
     }
 
     /// The component's PackageInfo: identifier = the content folder's name, version "0".
-    public static func packageInfo(componentName: String, numberOfFiles: Int, installKBytes: UInt64) -> [UInt8] {
+    package static func packageInfo(componentName: String, numberOfFiles: Int, installKBytes: UInt64) -> [UInt8] {
         let id = XMLEscaping.escape(componentName)
         let text = """
             <?xml version="1.0" encoding="utf-8"?>
@@ -33,7 +33,7 @@ public enum ProductArchiveDocuments {
     }
 
     /// The Distribution productbuild synthesises into the archive for one content component.
-    public static func distribution(componentName: String, installKBytes: UInt64) -> [UInt8] {
+    package static func distribution(componentName: String, installKBytes: UInt64) -> [UInt8] {
         let id = XMLEscaping.escape(componentName)
         let text = """
             <?xml version="1.0" encoding="utf-8"?>
@@ -58,17 +58,17 @@ public enum ProductArchiveDocuments {
     }
 
     /// What a PackageInfo says about its payload.
-    public struct PackageInfoSummary: Sendable, Equatable {
-        public var identifier: String?
-        public var version: String?
-        public var numberOfFiles: Int?
-        public var installKBytes: UInt64?
+    package struct PackageInfoSummary: Sendable, Equatable {
+        package var identifier: String?
+        package var version: String?
+        package var numberOfFiles: Int?
+        package var installKBytes: UInt64?
         /// The install scripts `<scripts>` names (`preinstall`, `postinstall`, …); none for content.
-        public var scripts: [String] = []
+        package var scripts: [String] = []
     }
 
     /// Reads a PackageInfo document strictly (no DOCTYPE, bounded).
-    public static func readPackageInfo(_ bytes: [UInt8]) throws(XMLError) -> PackageInfoSummary {
+    package static func readPackageInfo(_ bytes: [UInt8]) throws(XMLError) -> PackageInfoSummary {
         let root = try XMLElement.parse(
             bytes, doctype: .forbidden, limits: XMLLimits(maxBytes: Limits.documentBytes),
             maxElements: Limits.documentElements)
@@ -87,7 +87,7 @@ public enum ProductArchiveDocuments {
     }
 
     /// The component names (`NAME.pkg`) a Distribution's top-level pkg-refs point at.
-    public static func componentReferences(inDistribution bytes: [UInt8]) throws(XMLError) -> [String] {
+    package static func componentReferences(inDistribution bytes: [UInt8]) throws(XMLError) -> [String] {
         let root = try XMLElement.parse(
             bytes, doctype: .forbidden, limits: XMLLimits(maxBytes: Limits.documentBytes),
             maxElements: Limits.documentElements)

@@ -158,7 +158,10 @@ enum ProductPackageChecker {
             content.incomplete = true
             content.findings.append(error.finding(entry: payload.path))
         } catch let error as PayloadError {
-            content.findings.append(error.rule.finding(payload.path, payloadProblem(error)))
+            content.findings.append(
+                error.rule.finding(
+                    payload.path, offset: packageOffset(of: error, in: payload, archive: archive), payloadProblem(error)
+                ))
             return
         } catch {
             content.incomplete = true
@@ -225,9 +228,18 @@ enum ProductPackageChecker {
             "the Payload entry whose header starts at decoded byte \(headerOffset) is invalid: \(reason); names must be UTF-8 — rename it and rebuild (entries after it were not checked)"
         case .decompressionBomb:
             "the Payload decodes to more than its Bom declares (\(error)); a decompression bomb — refuse the package"
+        case .malformedPbzx:
+            "the Payload's pbzx framing is broken: \(error)"
         default:
             "the Payload is not a readable compressed cpio archive: \(error)"
         }
+    }
+
+    /// Where in the package file a Payload fault lies: the Payload's own offset, when the error names
+    /// one and the Payload is stored as is in the heap (as pkgbuild and iapkg store it).
+    static func packageOffset(of error: PayloadError, in payload: XarFile, archive: XarArchive) -> UInt64? {
+        guard let offset = error.payloadOffset, let data = payload.data, data.encoding == .stored else { return nil }
+        return archive.heapOffset &+ data.offset &+ offset
     }
 
     private static func finding(_ error: Error, rule: Rule, entry: String) -> Finding {

@@ -2,18 +2,18 @@ import IAPCore
 import IAPRules
 
 /// Rules for the name of one path component, and for junk files build leaves out.
-public enum EntryNameRules {
+package enum EntryNameRules {
     /// Longest component, in UTF-8 bytes.
-    public static let maxComponentBytes = Limits.componentBytes
+    package static let maxComponentBytes = Limits.componentBytes
     /// Longest path, in UTF-8 bytes.
-    public static let maxPathBytes = Limits.pathBytes
+    package static let maxPathBytes = Limits.pathBytes
 
     /// Why `name` cannot be a path component, or nil if it can.
-    public static func problem(with name: String) -> String? { brokenRule(by: name)?.problem }
+    package static func problem(with name: String) -> String? { brokenRule(by: name)?.problem }
 
     /// The rule `name` breaks as a path component (`Rule.entryNameInvalid` or
     /// `Rule.entryComponentLength`) and why, or nil if it breaks none.
-    public static func brokenRule(by name: String) -> (rule: Rule, problem: String)? {
+    package static func brokenRule(by name: String) -> (rule: Rule, problem: String)? {
         if let problem = characterProblem(with: name) { return (Rule.entryNameInvalid, problem) }
         if name.utf8.count > maxComponentBytes {
             return (
@@ -41,7 +41,7 @@ public enum EntryNameRules {
     }
 
     /// True when `name` holds a bidirectional-override or -isolate character that can disguise it.
-    public static func hasBidiControl(_ name: String) -> Bool {
+    package static func hasBidiControl(_ name: String) -> Bool {
         name.unicodeScalars.contains {
             (0x202A...0x202E).contains($0.value) || (0x2066...0x2069).contains($0.value)
                 || $0.value == 0x200E || $0.value == 0x200F || $0.value == 0x061C
@@ -49,21 +49,21 @@ public enum EntryNameRules {
     }
 
     /// Names that are never content: Finder, version-control and Windows leftovers.
-    public static func isJunk(_ name: String) -> Bool {
+    package static func isJunk(_ name: String) -> Bool {
         ["." + "DS_Store", "__MACOSX", ".svn", "CVS", ".git", "Thumbs.db"].contains(name) || name.hasPrefix("._")
     }
 
     /// Bundle and library suffixes that mean executable code whatever the bytes are.
-    public static let codeSuffixes = [".app", ".appex", ".framework", ".bundle", ".plugin", ".kext", ".xpc", ".dylib"]
+    package static let codeSuffixes = [".app", ".appex", ".framework", ".bundle", ".plugin", ".kext", ".xpc", ".dylib"]
 
     /// The code suffix `name` ends with (any case), if any.
-    public static func codeSuffix(of name: String) -> String? {
+    package static func codeSuffix(of name: String) -> String? {
         let lower = name.lowercased()
         return codeSuffixes.first { lower.hasSuffix($0) && lower.count > $0.count }
     }
 
     /// True for native library names that are suspicious but not forbidden (`.so`, `.so.1`, `.a`).
-    public static func isNativeLibraryName(_ name: String) -> Bool {
+    package static func isNativeLibraryName(_ name: String) -> Bool {
         let lower = name.lowercased()
         return lower.hasSuffix(".so") || lower.contains(".so.") || (lower.hasSuffix(".a") && lower.count > 2)
     }
@@ -71,7 +71,7 @@ public enum EntryNameRules {
     /// `text` safe to print on one line: control characters (C0, DEL, C1) and bidirectional
     /// controls shown as `\u{…}` escapes, so a hostile name can neither break a report's lines nor
     /// reorder what a terminal shows.
-    public static func printable(_ text: String) -> String {
+    package static func printable(_ text: String) -> String {
         let needsEscape: (Unicode.Scalar) -> Bool = { scalar in
             let value = scalar.value
             return value < 0x20 || (0x7F...0x9F).contains(value) || (0x202A...0x202E).contains(value)

@@ -3,7 +3,7 @@
 /// It keeps the first 4 KiB, plus the four bytes a PE header's `e_lfanew` points at, which may
 /// lie further on; `finish()` judges. Java class files share the universal Mach-O magic and pass
 /// because a real fat header has 1 to 30 architectures whose slices lie inside the file.
-public struct ExecutableSniffer: Sendable {
+package struct ExecutableSniffer: Sendable {
     private static let prefixLimit = 4096
     private let fileSize: UInt64
     private var prefix: [UInt8] = []
@@ -12,13 +12,13 @@ public struct ExecutableSniffer: Sendable {
     private var peSignature: [UInt8] = []
 
     /// Starts sniffing a file of `fileSize` bytes.
-    public init(fileSize: UInt64) {
+    package init(fileSize: UInt64) {
         self.fileSize = fileSize
         prefix.reserveCapacity(min(Int(fileSize), Self.prefixLimit))
     }
 
     /// Feeds the next piece of the file.
-    public mutating func feed(_ bytes: UnsafeRawBufferPointer) {
+    package mutating func feed(_ bytes: UnsafeRawBufferPointer) {
         let count = UInt64(bytes.count)
         if prefix.count < Self.prefixLimit {
             let take = min(bytes.count, Self.prefixLimit - prefix.count)
@@ -41,25 +41,25 @@ public struct ExecutableSniffer: Sendable {
     }
 
     /// Feeds a byte array.
-    public mutating func feed(_ bytes: [UInt8]) {
+    package mutating func feed(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { feed($0) }
     }
 
     /// An offset beyond what was fed whose four bytes the verdict still needs (a far PE header),
     /// for callers that read only a prefix and can read more at will.
-    public var pendingOffset: UInt64? {
+    package var pendingOffset: UInt64? {
         guard let pe = peOffset, peSignature.count < 4, pe >= position, pe + 4 <= fileSize else { return nil }
         return pe
     }
 
     /// Supplies the four bytes at `pendingOffset`.
-    public mutating func supply(_ bytes: [UInt8], at offset: UInt64) {
+    package mutating func supply(_ bytes: [UInt8], at offset: UInt64) {
         guard offset == pendingOffset else { return }
         peSignature = Array(bytes.prefix(4))
     }
 
     /// What the bytes fed so far are.
-    public func finish() -> ContentSniff {
+    package func finish() -> ContentSniff {
         ContentSniff(executable: executableKind(), isScript: prefix.starts(with: [0x23, 0x21]))
     }
 

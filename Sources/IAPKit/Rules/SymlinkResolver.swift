@@ -2,9 +2,9 @@ import IAPCore
 
 /// Resolves symlink targets inside a package's own tree, following every other link in it,
 /// without touching the disk.
-public struct SymlinkResolver: Sendable {
+package struct SymlinkResolver: Sendable {
     /// How a link resolved.
-    public enum Outcome: Equatable, Sendable {
+    package enum Outcome: Equatable, Sendable {
         /// Ends at `components` (below the content root), which exists in the package.
         case inside([String])
         /// Ends at `components`, but nothing in the package is there.
@@ -20,7 +20,7 @@ public struct SymlinkResolver: Sendable {
     }
 
     /// Links followed before a resolution is called a loop (as the kernel's ELOOP).
-    public static let maxHops = Limits.symlinkHops
+    package static let maxHops = Limits.symlinkHops
 
     private let kinds: PathKinds
     private let targets: [String: String]
@@ -36,7 +36,7 @@ public struct SymlinkResolver: Sendable {
     }
 
     /// Indexes the entries by path.
-    public init(entries: [ContentEntry]) {
+    package init(entries: [ContentEntry]) {
         let paths = entries.map(\.path)
         var targets: [String: String] = [:]
         for (entry, path) in zip(entries, paths) where entry.kind == .symlink {
@@ -50,7 +50,7 @@ public struct SymlinkResolver: Sendable {
     }
 
     /// Resolves the link at `path` (components below the content root).
-    public func resolve(linkAt path: [String]) -> Outcome {
+    package func resolve(linkAt path: [String]) -> Outcome {
         guard let target = targets[path.joined(separator: "/")] else { return .dangling(path) }
         var hops = 0
         return resolve(target: target, from: Array(path.dropLast()), hops: &hops)

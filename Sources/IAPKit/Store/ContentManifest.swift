@@ -2,23 +2,23 @@ import IAPCore
 
 /// What a content folder holds, entry by entry (path, kind, SHA-256 or link target), to tell
 /// whether two versions are the same content.
-public struct ContentManifest: Equatable, Sendable {
-    public struct Item: Equatable, Sendable {
-        public var path: String
-        public var kind: String
+package struct ContentManifest: Equatable, Sendable {
+    package struct Item: Equatable, Sendable {
+        package var path: String
+        package var kind: String
         /// SHA-256 of a file, the target of a link, empty for a folder.
-        public var value: String
+        package var value: String
         /// A file's size in bytes (0 for anything else).
-        public var size: UInt64 = 0
+        package var size: UInt64 = 0
         /// The permission bits.
-        public var mode: UInt32 = 0
+        package var mode: UInt32 = 0
     }
 
-    public var items: [Item]
+    package var items: [Item]
 
     /// Walks `folder` (never following links) and hashes every file. The delivery manifest and
     /// hidden names at the top are the store's own, not content, and are left out.
-    public static func of(_ folder: DirectoryHandle) throws -> ContentManifest {
+    package static func of(_ folder: DirectoryHandle) throws -> ContentManifest {
         var items: [Item] = []
         try walk(folder, prefix: "", into: &items)
         return ContentManifest(items: items)

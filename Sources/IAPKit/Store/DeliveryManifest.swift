@@ -4,16 +4,16 @@ import IAPCore
 /// file (path, size, SHA-256, mode) and symlink of the version, and `<product>/current.json` names
 /// the current version and the SHA-256 of its manifest. Both are written by the store, never by a
 /// package (a package's content root holds only ContentInfo.plist and Contents/).
-public enum DeliveryManifest {
+package enum DeliveryManifest {
     /// The manifest's name inside a version folder.
-    public static let fileName = "manifest.json"
+    package static let fileName = "manifest.json"
     /// The pointer's name inside a product folder, beside the `current` link.
-    public static let pointerName = "current.json"
+    package static let pointerName = "current.json"
     /// The documents' schema version.
-    public static let schemaVersion = 1
+    package static let schemaVersion = 1
 
     /// The manifest of the version folder `folder` (sorted keys, one file per line).
-    public static func make(productIdentifier: String, version: String, of folder: DirectoryHandle) throws -> [UInt8] {
+    package static func make(productIdentifier: String, version: String, of folder: DirectoryHandle) throws -> [UInt8] {
         make(productIdentifier: productIdentifier, version: version, items: try ContentManifest.of(folder).items)
     }
 
@@ -70,7 +70,7 @@ public enum DeliveryManifest {
     }
 
     /// The bytes of `<product>/current.json` for `version` whose manifest hashes to `manifestSHA256`.
-    public static func pointer(productIdentifier: String, version: String, manifestSHA256: String) -> [UInt8] {
+    package static func pointer(productIdentifier: String, version: String, manifestSHA256: String) -> [UInt8] {
         Array(
             ("{\"manifestSHA256\":\"\(manifestSHA256)\",\"productIdentifier\":\(JSONText.quoted(productIdentifier)),"
                 + "\"schemaVersion\":\(schemaVersion),\"version\":\(JSONText.quoted(version))}\n").utf8)

@@ -23,7 +23,7 @@ public struct UnpackOptions: Sendable {
     public init(
         activate: Bool = true, keep: Int? = nil, allowDowngrade: Bool = false, force: Bool = false,
         strict: Bool = false,
-        maxUnpackedSize: UInt64 = Limits.unpackedBytes, productIdentifier: String? = nil
+        maxUnpackedSize: UInt64 = ValidationOptions.defaultMaxUnpackedSize, productIdentifier: String? = nil
     ) {
         self.productIdentifier = productIdentifier
         self.maxUnpackedSize = maxUnpackedSize

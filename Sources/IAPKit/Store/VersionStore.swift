@@ -1,19 +1,19 @@
 import IAPCore
 
 /// A server's folder of unpacked content: `ROOT/<product>/<version>/` and `ROOT/<product>/current`,
-/// a symlink to the active version that only ever changes by an atomic rename (FORMAT.md §7).
+/// a symlink to the active version that only ever changes by an atomic rename (PackageFormat.md §7).
 /// Hidden names (`.lock`, `.staging-*`, `.trash-*`) are the store's own and never listed.
-public struct VersionStore {
+package struct VersionStore {
     /// The name of the pointer to the active version.
-    public static let currentName = "current"
+    package static let currentName = "current"
     static let lockName = ".lock"
     static let stagingPrefix = ".staging-"
     static let trashPrefix = ".trash-"
 
-    public let root: DirectoryHandle
+    package let root: DirectoryHandle
 
     /// Opens the store at `path`, creating the folder if it does not exist.
-    public static func open(_ path: String, create: Bool) throws -> VersionStore {
+    package static func open(_ path: String, create: Bool) throws -> VersionStore {
         if create && FileSystem.linkStatus(path) == nil {
             try FileSystem.makeDirectory(path, mode: 0o755, existingIsFine: true)
         }
@@ -23,9 +23,9 @@ public struct VersionStore {
     /// A product's folder, held under its exclusive lock until the value goes away.
     /// In-process the same product is also held by one thread at a time (ProductLocks), before
     /// the `flock` that keeps other processes out.
-    public final class LockedProduct {
-        public let productIdentifier: String
-        public let folder: DirectoryHandle
+    package final class LockedProduct {
+        package let productIdentifier: String
+        package let folder: DirectoryHandle
         let lock: FileDescriptor
         private let key: String
 
@@ -46,7 +46,7 @@ public struct VersionStore {
         deinit { ProductLocks.shared.release(key) }
 
         /// Versions installed, lowest first (hidden and unparsable names skipped).
-        public func versions() throws -> [ContentVersion] {
+        package func versions() throws -> [ContentVersion] {
             try folder.names().compactMap { name in
                 guard !name.hasPrefix("."), name != VersionStore.currentName,
                     folder.status(name)?.isDirectory == true
@@ -56,14 +56,14 @@ public struct VersionStore {
         }
 
         /// The version `current` points to, if any.
-        public func current() -> ContentVersion? {
+        package func current() -> ContentVersion? {
             folder.readSymlink(VersionStore.currentName).flatMap(ContentVersion.init)
         }
 
         /// Points `current` at `version` atomically: a new link, renamed over the old one, then
         /// `current.json` replaced the same way (the link is the truth; `reconcilePointer` repairs
         /// a `current.json` that a kill between the two renames left behind).
-        public func activate(_ version: String) throws {
+        package func activate(_ version: String) throws {
             _ = try DeliveryManifest.ensure(productIdentifier: productIdentifier, version: version, in: folder)
             let temporary = ".current-" + VersionStore.randomSuffix()
             try folder.makeSymlink(temporary, target: version)
@@ -79,7 +79,7 @@ public struct VersionStore {
 
         /// Makes `current.json` say what the `current` link says (written if missing or different;
         /// removed if there is no link).
-        public func reconcilePointer() throws {
+        package func reconcilePointer() throws {
             guard let version = folder.readSymlink(VersionStore.currentName), folder.status(version) != nil else {
                 if folder.status(DeliveryManifest.pointerName) != nil {
                     try folder.removeTree(DeliveryManifest.pointerName)
@@ -95,7 +95,7 @@ public struct VersionStore {
         }
 
         /// Removes a whole version: renamed out of sight first, then deleted.
-        public func remove(_ version: String) throws {
+        package func remove(_ version: String) throws {
             let trash = VersionStore.trashPrefix + VersionStore.randomSuffix()
             try folder.rename(version, to: trash)
             try folder.sync()
@@ -103,7 +103,7 @@ public struct VersionStore {
         }
 
         /// Deletes staging and trash folders that a killed run left behind (we hold the lock).
-        public func removeStaleWork() throws {
+        package func removeStaleWork() throws {
             for name in try folder.names()
             where name.hasPrefix(VersionStore.stagingPrefix) || name.hasPrefix(VersionStore.trashPrefix)
                 || name.hasPrefix(".current-")
@@ -116,7 +116,7 @@ public struct VersionStore {
     }
 
     /// Opens (creating it if `create`) and locks the folder of `productIdentifier`.
-    public func lockProduct(_ productIdentifier: String, create: Bool) throws -> LockedProduct {
+    package func lockProduct(_ productIdentifier: String, create: Bool) throws -> LockedProduct {
         let folder =
             create
             ? try root.makeOrOpenDirectory(productIdentifier, mode: 0o755) : try root.openDirectory(productIdentifier)
@@ -125,7 +125,7 @@ public struct VersionStore {
 
     /// Products in the store: folders named like product identifiers that hold a lock, a `current`
     /// link or a version (other folders someone put there are not products).
-    public func products() throws -> [String] {
+    package func products() throws -> [String] {
         try root.names().filter { name in
             guard ProductIdentifier.isValid(name), root.status(name)?.isDirectory == true,
                 let folder = try? root.openDirectory(name), let names = try? folder.names()

@@ -5,12 +5,13 @@ import IAPKit
 import IAPRules
 
 extension PackageLayout: ExpressibleByArgument {}
+extension PayloadCompressionChoice: ExpressibleByArgument {}
 
 /// `iapkg build`: a content folder into a `.pkg`.
 struct BuildCommand: IAPSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "build",
-        abstract: "Build a content folder into a hosted-content .pkg.",
+        abstract: "Build a content folder (or an Xcode In-App Purchase Content project) into a hosted-content .pkg.",
         discussion: """
             The folder must hold ContentInfo.plist and Contents/. It is checked first (layout, plist, \
             no executable code, links that stay inside Contents/, no special files); nothing is written \
@@ -20,6 +21,16 @@ struct BuildCommand: IAPSubcommand {
             component NAME.pkg with Bom, PackageInfo and a gzip'd cpio Payload. --layout tree writes \
             ContentInfo.plist and Contents/ as xar entries directly.
 
+            --payload-compression pbzx writes the Payload as pkgbuild --compression latest does: \
+            16 MiB chunks of xz (stored when xz does not make them smaller); the default, gzip, is what \
+            every reader takes.
+
+            Given NAME.xcodeproj, the In-App Purchase Content target is built as Xcode built it: \
+            ContentInfo.plist from INFOPLIST_FILE, the Resources phase's files under Contents/, in a \
+            content root named PRODUCT_NAME; the same package the equivalent content folder gives. \
+            --target picks the target when the project has several, --configuration the build \
+            configuration (default: the target's default, Release).
+
             With --source-date-epoch N (or SOURCE_DATE_EPOCH), every time stamp is N and two builds of \
             the same folder are byte-identical. The package is written to a temporary file and renamed \
             into place, so a failed build never leaves a partial .pkg.
@@ -27,10 +38,17 @@ struct BuildCommand: IAPSubcommand {
             Examples:
               iapkg build Examples/book-chapter
               iapkg build level-pack -o dist/level-pack.pkg --source-date-epoch 1700000000
+              iapkg build Levels.xcodeproj --target Pack2
             """)
 
-    @Argument(help: "The content folder.")
+    @Argument(help: "The content folder, or an Xcode project (NAME.xcodeproj).")
     var directory: String
+
+    @Option(help: "For an Xcode project: the In-App Purchase Content target (needed when there are several).")
+    var target: String?
+
+    @Option(help: "For an Xcode project: the build configuration (default: the target's default, Release).")
+    var configuration: String?
 
     @Option(
         name: [.short, .customLong("output")],
@@ -39,6 +57,9 @@ struct BuildCommand: IAPSubcommand {
 
     @Option(help: "product (as productbuild --content) or tree (bare xar).")
     var layout: PackageLayout = .product
+
+    @Option(help: "The product layout's Payload compression: gzip (default) or pbzx (chunks of xz).")
+    var payloadCompression: PayloadCompressionChoice = .gzip
 
     @Option(
         help: "Seconds since 1970 to stamp on every entry, for byte-identical builds (default: $SOURCE_DATE_EPOCH).")
@@ -51,6 +72,9 @@ struct BuildCommand: IAPSubcommand {
 
     func validate() throws {
         guard (1...12).contains(level) else { throw ValidationError("--level must be from 1 to 12") }
+        if payloadCompression != .gzip && layout == .tree {
+            throw ValidationError("--payload-compression applies to the product layout; a tree package has no Payload")
+        }
         if let epoch = sourceDateEpoch, epoch < 0 { throw ValidationError("--source-date-epoch must not be negative") }
     }
 
@@ -72,9 +96,12 @@ struct BuildCommand: IAPSubcommand {
                 bar.update(done: done, total: total)
             }
             let progress = bar.isEnabled ? update : nil
-            let options = BuildOptions(
+            var options = BuildOptions(
                 layout: layout, output: output, sourceDateEpoch: epoch, compressionLevel: level,
                 progress: progress)
+            options.payloadCompression = payloadCompression
+            options.target = target
+            options.configuration = configuration
             let report = try PackageBuilder.build(folder: directory, options: options)
             bar.finish()
             for warning in report.warnings {

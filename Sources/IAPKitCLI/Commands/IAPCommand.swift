@@ -2,8 +2,8 @@ import ArgumentParser
 import IAPKit
 
 /// The root command: `iapkg <subcommand>`.
-public struct IAPCommand: ParsableCommand {
-    public static let configuration = CommandConfiguration(
+package struct IAPCommand: ParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "iapkg",
         abstract: "Build, inspect, validate and unpack In-App Purchase hosted-content packages.",
         discussion: """
@@ -19,7 +19,8 @@ public struct IAPCommand: ParsableCommand {
             InitCommand.self, BuildCommand.self, BumpCommand.self, InspectCommand.self, ValidateCommand.self,
             UnpackCommand.self, ListCommand.self, ActivateCommand.self, ServeCommand.self, DiffCommand.self,
             RulesCommand.self, GateCommand.self, FetchCommand.self,
+            ExportAssetPackCommand.self,
         ]
     )
-    public init() {}
+    package init() {}
 }

@@ -22,6 +22,10 @@ struct ValidateCommand: IAPSubcommand {
             product archives the Bom against the Payload. Warnings do not fail the run unless --strict. \
             Signatures are verified; with --trust-anchor their chains must also lead to that certificate.
 
+            A path may also be an Xcode project (NAME.xcodeproj): its In-App Purchase Content target \
+            is judged as 'iapkg build' would build it, with the project's own findings (missing or \
+            unlisted files, unknown build settings); --target picks the target when there are several.
+
             Exit status: 0 all valid; 1 at least one invalid; 2 an input could not be read; 64 usage. \
             When GITHUB_ACTIONS=true, findings are also printed as workflow annotations.
 
@@ -32,8 +36,14 @@ struct ValidateCommand: IAPSubcommand {
               iapkg validate dist/*.pkg --format sarif > iapkg.sarif
             """)
 
-    @Argument(help: "Packages (.pkg) or content folders.")
+    @Argument(help: "Packages (.pkg), content folders or Xcode projects (NAME.xcodeproj).")
     var paths: [String]
+
+    @Option(help: "For Xcode projects: the In-App Purchase Content target (needed when there are several).")
+    var target: String?
+
+    @Option(help: "For Xcode projects: the build configuration (default: the target's default, Release).")
+    var configuration: String?
 
     @Option(help: "Report format: text, json, junit or sarif (SARIF 2.1.0, for code scanning).")
     var format: ValidateFormat = .text
@@ -85,6 +95,8 @@ struct ValidateCommand: IAPSubcommand {
             strict: strict, productIdentifier: productId, maxSize: maxSize,
             maxUnpackedSize: maxUnpackedSize)
         if let newerThan { options.newerThan = try Self.resolveVersion(newerThan) }
+        options.target = target
+        options.configuration = configuration
         if let trustAnchor { options.trustAnchors = try Self.loadTrustAnchors(trustAnchor) }
         var reports: [ValidationReport] = []
         var unreadable: [(path: String, message: String)] = []

@@ -2,23 +2,23 @@ import FoundationEssentials
 import IAPCore
 
 /// Where a command's output goes: stdout for data, stderr for people. Injected in tests.
-public struct Console: Sendable {
+package struct Console: Sendable {
     /// Writes to standard output (data: reports, JSON).
-    public var writeOut: @Sendable (String) -> Void
+    package var writeOut: @Sendable (String) -> Void
     /// Writes to standard error (messages, progress, warnings).
-    public var writeErr: @Sendable (String) -> Void
+    package var writeErr: @Sendable (String) -> Void
     /// Standard error is a terminal (progress bars only then).
-    public var errIsTerminal: Bool
+    package var errIsTerminal: Bool
     /// Standard output is a terminal (colour in reports only then).
-    public var outIsTerminal: Bool
+    package var outIsTerminal: Bool
     /// The process environment.
-    public var environment: [String: String]
+    package var environment: [String: String]
     /// When text is coloured (`--color`).
-    public var colorMode = ColorMode.auto
+    package var colorMode = ColorMode.auto
     /// Only errors on stderr: no progress, warnings or notes (`--quiet`).
-    public var quiet = false
+    package var quiet = false
 
-    public init(
+    package init(
         writeOut: @escaping @Sendable (String) -> Void, writeErr: @escaping @Sendable (String) -> Void,
         errIsTerminal: Bool, outIsTerminal: Bool = false, environment: [String: String]
     ) {
@@ -30,7 +30,7 @@ public struct Console: Sendable {
     }
 
     /// The real process streams.
-    public static let standard = Console(
+    package static let standard = Console(
         writeOut: { text in CurrentProcess.writeToStandardOutput(text) },
         writeErr: { text in CurrentProcess.writeToStandardError(text) },
         errIsTerminal: CurrentProcess.isTerminal(2),
@@ -38,17 +38,17 @@ public struct Console: Sendable {
         environment: CurrentProcess.environment)
 
     /// The console commands write to; tests bind their own.
-    @TaskLocal public static var current = Console.standard
+    @TaskLocal package static var current = Console.standard
 
     /// One of the two output streams.
-    public enum Stream: Sendable { case out, err }
+    package enum Stream: Sendable { case out, err }
 
     /// Colour on standard error: only on a terminal, and never when NO_COLOR is set.
-    public var useColor: Bool { useColor(on: .err) }
+    package var useColor: Bool { useColor(on: .err) }
 
     /// Colour on `stream`: as `--color` says; by default only when that stream is a terminal, and
     /// never with NO_COLOR or TERM=dumb.
-    public func useColor(on stream: Stream) -> Bool {
+    package func useColor(on stream: Stream) -> Bool {
         switch colorMode {
         case .always: true
         case .never: false
@@ -59,14 +59,14 @@ public struct Console: Sendable {
     }
 
     /// Prints a line to stdout.
-    public func out(_ line: String) { writeOut(line + "\n") }
+    package func out(_ line: String) { writeOut(line + "\n") }
     /// Prints a line to stderr.
-    public func err(_ line: String) { writeErr(line + "\n") }
+    package func err(_ line: String) { writeErr(line + "\n") }
     /// Prints a line for people to stderr, unless `--quiet`: a summary, a warning, a note.
-    public func note(_ line: String) { if !quiet { err(line) } }
+    package func note(_ line: String) { if !quiet { err(line) } }
 
     /// `text` in the ANSI colour `code` when colour is on for the stream it will be written to.
-    public func styled(_ text: String, _ code: String, on stream: Stream = .err) -> String {
+    package func styled(_ text: String, _ code: String, on stream: Stream = .err) -> String {
         useColor(on: stream) ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
     }
 }

@@ -1,7 +1,7 @@
 import ArgumentParser
 
 /// When text output is coloured.
-public enum ColorMode: String, ExpressibleByArgument, CaseIterable, Sendable {
+package enum ColorMode: String, ExpressibleByArgument, CaseIterable, Sendable {
     /// Only on a terminal, and never with NO_COLOR set or TERM=dumb.
     case auto
     /// Always, even when redirected: for CI logs that render ANSI colour.

@@ -4,9 +4,9 @@ import XarKit
 /// Signatures as text: the chain for `inspect`, one summary line each for `validate`.
 enum SignatureText {
     /// Lines for `inspect`: each signature's status, then its certificates, leaf first.
-    static func chain(_ signatures: [XarSignatureCheck]) -> [String] {
+    static func chain(_ signatures: [SignatureCheck]) -> [String] {
         var lines: [String] = []
-        var previous: [XarSignatureCheck.Certificate]?
+        var previous: [SignatureCheck.Certificate]?
         for signature in signatures {
             lines.append("  " + "signature".paddedOrCut(to: 13) + headline(signature))
             if signature.certificates.isEmpty { continue }
@@ -29,7 +29,7 @@ enum SignatureText {
     }
 
     /// One line per signature for `validate`: "<path>: signature RSA verified, signed by …; trust …".
-    static func summary(_ signatures: [XarSignatureCheck], path: String) -> [String] {
+    static func summary(_ signatures: [SignatureCheck], path: String) -> [String] {
         signatures.map { signature in
             var text = "\(path): signature \(signature.style) \(signature.status == .verified ? "verified" : "invalid")"
             if let leaf = signature.certificates.first { text += ", signed by \(leaf.subject)" }
@@ -46,7 +46,7 @@ enum SignatureText {
         }
     }
 
-    private static func headline(_ signature: XarSignatureCheck) -> String {
+    private static func headline(_ signature: SignatureCheck) -> String {
         let status = signature.status == .verified ? "verified" : "INVALID: \(signature.problem ?? "does not verify")"
         return "\(signature.style) \(status)"
     }

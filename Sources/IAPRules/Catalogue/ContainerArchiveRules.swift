@@ -18,7 +18,7 @@ public struct ContainerArchiveRules: RuleGroup {
     public let xarChecksumNone = Rule(
         "xar-checksum-none", .error, .container,
         "The table of contents carries no checksum (algorithm none).",
-        "Without a TOC checksum nothing protects the table of contents, and with it every entry's checksum, from corruption or tampering. Rebuild the package with a SHA-1 or SHA-256 TOC checksum (`iapkg build` writes SHA-256)."
+        "Without a TOC checksum nothing protects the table of contents, and with it every entry's checksum, from corruption or tampering. Rebuild the package with a SHA-1 or SHA-256 TOC checksum (`iapkg build` writes SHA-1, as productbuild did)."
     )
     public let xarTocLength = Rule(
         "xar-toc-length", .error, .container,
@@ -78,7 +78,7 @@ public struct ContainerArchiveRules: RuleGroup {
     public let xarChecksumMd5 = Rule(
         "xar-checksum-md5", .warning, .container,
         "A TOC or file checksum is MD5, which is broken.",
-        "MD5 collisions are cheap, so an MD5 checksum does not protect the package from tampering. Rebuild the package with SHA-1 or SHA-256 checksums (`iapkg build` writes SHA-256).",
+        "MD5 collisions are cheap, so an MD5 checksum does not protect the package from tampering. Rebuild the package with SHA-1 or SHA-256 checksums (`iapkg build` writes SHA-1, as productbuild did).",
         tableNote: "TOC or file checksums"
     )
 }

@@ -47,8 +47,8 @@ public struct ShapeRules: RuleGroup {
     )
     public let shapePayload = Rule(
         "shape-payload", .error, .shape,
-        "A component's Payload is missing or not a gzip'd cpio archive.",
-        "The Payload carries the content as a compressed cpio (odc) archive; this one is missing, not compressed with gzip, bzip2 or xz, or not cpio. Rebuild the package."
+        "A component's Payload is missing or not a compressed cpio archive.",
+        "The Payload carries the content as a compressed cpio (odc) archive; this one is missing, not compressed with gzip, bzip2, xz or pbzx, or not cpio. Rebuild the package."
     )
     public let shapePayloadPrefix = Rule(
         "shape-payload-prefix", .error, .shape,

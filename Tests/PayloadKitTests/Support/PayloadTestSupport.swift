@@ -52,6 +52,22 @@ enum PayloadTestSupport {
         }
     }
 
+    /// Pipes `bytes` through a shell command (a system compressor or decompressor).
+    static func filter(_ bytes: [UInt8], _ command: String) throws -> [UInt8] {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data(bytes).write(to: directory.appendingPathComponent("in"))
+        let result = try run("\(command) < in > out", in: directory)
+        guard result.status == 0 else { throw CommandFailed(command: command, stderr: result.stderr) }
+        return Array(try Data(contentsOf: directory.appendingPathComponent("out")))
+    }
+
+    /// A shell command that exited with a failure.
+    struct CommandFailed: Error {
+        var command: String
+        var stderr: String
+    }
+
     /// Gzips raw cpio bytes the way an ordinary tool would (one member).
     static func gzip(_ raw: [UInt8]) throws -> [UInt8] {
         try Deflater.compress(raw, format: .gzip)

@@ -1,8 +1,9 @@
 import IAPCore
+import IAPTestSupport
 import XarKit
 
 /// Opening fixtures and summarising what the reader said about them.
-extension TemporaryDirectory {
+extension ScratchFolder {
     /// Writes `fixture` and opens it.
     func open(_ fixture: XarFixture, limits: XarLimits = .init()) throws -> XarArchive {
         let path = try write(try fixture.bytes(), to: "fixture.xar")

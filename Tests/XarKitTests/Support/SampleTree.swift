@@ -1,5 +1,6 @@
 import Foundation
 import IAPCore
+import IAPTestSupport
 import XarKit
 
 /// A small package-shaped tree written with `XarWriter`: directories, zlib and stored files, a symlink.
@@ -12,7 +13,7 @@ enum SampleTree {
     /// Writes the sample archive to `path`; `checksum` picks the digest; with `inPlaceRoom`, the heap
     /// is written straight into the output after that many reserved bytes.
     static func write(
-        to path: String, in directory: TemporaryDirectory, checksum: DigestAlgorithm = .sha1,
+        to path: String, in directory: ScratchFolder, checksum: DigestAlgorithm = .sha1,
         inPlaceRoom: Int? = nil
     ) throws {
         let options = XarWriterOptions(checksum: checksum, creationTime: time)

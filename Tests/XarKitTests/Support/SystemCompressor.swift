@@ -1,10 +1,11 @@
 import Foundation
+import IAPTestSupport
 
 /// Compresses bytes with a system tool (bzip2, xz, gzip), so no test trusts our own encoder.
 enum SystemCompressor {
     /// The output of `/bin/sh -c "<command> < input"`, e.g. `bzip2 -9 -c` or `xz --format=lzma -c`.
     static func compress(_ bytes: [UInt8], with command: String) throws -> [UInt8] {
-        let directory = try TemporaryDirectory()
+        let directory = ScratchFolder()
         let input = try directory.write(bytes, to: "input")
         let output = directory.path + "/output"
         _ = try run("/bin/sh", ["-c", "\(command) < '\(input)' > '\(output)'"])

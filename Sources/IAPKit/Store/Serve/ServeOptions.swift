@@ -1,21 +1,21 @@
 import IAPCore
 
 /// How `Server` runs: where packages arrive, where they are installed, and how.
-public struct ServeOptions: Sendable {
+package struct ServeOptions: Sendable {
     /// The folder packages are dropped into.
-    public var incoming: String
+    package var incoming: String
     /// The version store's root.
-    public var root: String
+    package var root: String
     /// How each package is installed (the same engine as `unpack`).
-    public var unpack: UnpackOptions
+    package var unpack: UnpackOptions
     /// Packages handled at once.
-    public var jobs: Int
+    package var jobs: Int
     /// Seconds between scans of the folder (the safety net for missed events).
-    public var rescanSeconds: Double
+    package var rescanSeconds: Double
     /// A package found by a scan is taken only once it is this many seconds old.
-    public var settleSeconds: Double
+    package var settleSeconds: Double
 
-    public init(
+    package init(
         incoming: String, root: String, unpack: UnpackOptions, jobs: Int, rescanSeconds: Double = 30,
         settleSeconds: Double = 2
     ) {
@@ -29,38 +29,38 @@ public struct ServeOptions: Sendable {
 }
 
 /// One package handled by the service.
-public struct ServeEvent: Sendable {
+package struct ServeEvent: Sendable {
     /// `accepted` (installed or already installed) or `rejected`.
-    public enum Outcome: String, Sendable {
+    package enum Outcome: String, Sendable {
         case accepted, rejected
     }
 
     /// The name it arrived under.
-    public var file: String
-    public var productIdentifier: String?
-    public var version: String?
-    public var outcome: Outcome
+    package var file: String
+    package var productIdentifier: String?
+    package var version: String?
+    package var outcome: Outcome
     /// What unpacking did, when it was accepted.
-    public var action: UnpackReport.Action?
+    package var action: UnpackReport.Action?
     /// Where the package is now (in accepted/ or rejected/).
-    public var movedTo: String
+    package var movedTo: String
     /// The version `current` points to afterwards.
-    public var current: String?
+    package var current: String?
     /// Errors and warnings found.
-    public var findings: Int
+    package var findings: Int
     /// Why it was rejected.
-    public var message: String?
-    public var seconds: Double
+    package var message: String?
+    package var seconds: Double
 }
 
 /// What the service hands a report renderer: the validation report (nil if the package could not
 /// be read far enough) and the reason it was refused, if it was.
-public struct ServeReportInput: Sendable {
+package struct ServeReportInput: Sendable {
     /// The path the package arrived under.
-    public var path: String
-    public var validation: ValidationReport?
+    package var path: String
+    package var validation: ValidationReport?
     /// Why installation failed after (or instead of) validation.
-    public var failure: String?
+    package var failure: String?
     /// True when the failure is the tool's (I/O, a full disk), not the package's.
-    public var unreadable: Bool
+    package var unreadable: Bool
 }

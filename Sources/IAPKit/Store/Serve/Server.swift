@@ -10,11 +10,11 @@ import IAPCore
 /// `@unchecked Sendable`: the work queue and the counters (`queue`, `queued`, `stopping`,
 /// `running`) are read and written only under `lock`; `youngerSeen` only on the thread that calls
 /// `run`; everything else is immutable.
-public final class Server: @unchecked Sendable {
+package final class Server: @unchecked Sendable {
     /// Renders the report kept beside a handled package.
-    public typealias ReportRenderer = @Sendable (ServeReportInput) -> [UInt8]
+    package typealias ReportRenderer = @Sendable (ServeReportInput) -> [UInt8]
     /// Receives each event, from the worker that handled the package.
-    public typealias EventSink = @Sendable (ServeEvent) -> Void
+    package typealias EventSink = @Sendable (ServeEvent) -> Void
 
     private enum Work: Hashable {
         case arrived(String)
@@ -33,7 +33,7 @@ public final class Server: @unchecked Sendable {
     private var youngerSeen = false  // main thread only
 
     /// Opens the incoming folder (creating `.processing/`, `accepted/`, `rejected/`) and the store.
-    public init(options: ServeOptions, render: @escaping ReportRenderer, sink: @escaping EventSink) throws(IAPKitError)
+    package init(options: ServeOptions, render: @escaping ReportRenderer, sink: @escaping EventSink) throws(IAPKitError)
     {
         self.options = options
         self.render = render
@@ -44,7 +44,7 @@ public final class Server: @unchecked Sendable {
 
     /// Runs until `stop` is signalled: recovers what a killed run left, takes what arrived while
     /// down, then what arrives. Returns once every job in hand is finished.
-    public func run(stop: StopSignals) throws(IAPKitError) {
+    package func run(stop: StopSignals) throws(IAPKitError) {
         try translatingErrors {
             try runUnchecked(stop: stop)
         }

@@ -2,9 +2,9 @@ import Foundation
 import Testing
 
 /// Runs the built `iapkg` binary and other tools, in scratch folders, as a user would.
-enum Harness {
+package enum Harness {
     /// The package's root folder (where Package.swift is).
-    static let packageRoot: URL = {
+    package static let packageRoot: URL = {
         var url = URL(fileURLWithPath: #filePath)
         while url.path != "/" {
             url.deleteLastPathComponent()
@@ -14,7 +14,7 @@ enum Harness {
     }()
 
     /// The iapkg executable: $IAPKG_BIN, else the one built beside the test bundle.
-    static let binary: String = {
+    package static let binary: String = {
         if let path = ProcessInfo.processInfo.environment["IAPKG_BIN"] { return path }
         var candidates: [URL] = []
         var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
@@ -27,16 +27,23 @@ enum Harness {
     }()
 
     /// What a finished process said.
-    struct Result {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-        var stdoutData: Data
+    package struct Result {
+        package var status: Int32
+        package var stdout: String
+        package var stderr: String
+        package var stdoutData: Data
+
+        package init(status: Int32, stdout: String, stderr: String, stdoutData: Data) {
+            self.status = status
+            self.stdout = stdout
+            self.stderr = stderr
+            self.stdoutData = stdoutData
+        }
     }
 
     /// Runs `arguments` (the first is the program: "iapkg" means the built binary) in `directory`.
     @discardableResult
-    static func run(
+    package static func run(
         _ arguments: [String], in directory: String? = nil, environment: [String: String] = [:],
         stdin: Data? = nil
     ) throws -> Result {
@@ -76,7 +83,7 @@ enum Harness {
     /// replaces ASAN_OPTIONS: the iapkg processes check their leaks, the test process does not (it
     /// reports the test fixtures' `static let` enum values as leaked: their pointers carry the
     /// enum's tag in spare bits, which LeakSanitizer's scan of globals does not recognise).
-    static func childEnvironment() -> [String: String] {
+    package static func childEnvironment() -> [String: String] {
         var env = ProcessInfo.processInfo.environment
         if let options = env["IAPKG_CHILD_ASAN_OPTIONS"] { env["ASAN_OPTIONS"] = options }
         return env
@@ -84,16 +91,16 @@ enum Harness {
 
     /// Runs a shell command line.
     @discardableResult
-    static func shell(_ command: String, in directory: String? = nil) throws -> Result {
+    package static func shell(_ command: String, in directory: String? = nil) throws -> Result {
         try run(["sh", "-c", command], in: directory)
     }
 }
 
 /// A scratch folder removed when the test ends.
-final class ScratchFolder {
-    let path: String
+package final class ScratchFolder {
+    package let path: String
 
-    init() {
+    package init() {
         var template = Array((NSTemporaryDirectory() + "/iapkg-e2e-XXXXXX").utf8CString)
         let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
         path = made.map { String(cString: $0) } ?? NSTemporaryDirectory()
@@ -102,14 +109,14 @@ final class ScratchFolder {
     deinit { try? FileManager.default.removeItem(atPath: path) }
 
     /// `name` inside the folder.
-    func at(_ name: String) -> String { path + "/" + name }
+    package func at(_ name: String) -> String { path + "/" + name }
 
     /// Writes a file, creating its parents.
-    func write(_ name: String, _ text: String, mode: Int = 0o644) throws {
+    package func write(_ name: String, _ text: String, mode: Int = 0o644) throws {
         try write(name, Data(text.utf8), mode: mode)
     }
 
-    func write(_ name: String, _ data: Data, mode: Int = 0o644) throws {
+    package func write(_ name: String, _ data: Data, mode: Int = 0o644) throws {
         let url = URL(fileURLWithPath: at(name))
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try data.write(to: url)
@@ -117,7 +124,7 @@ final class ScratchFolder {
     }
 
     /// A content folder `name` with ContentInfo.plist for `product` at `version` and the given files under Contents/.
-    func contentFolder(
+    package func contentFolder(
         _ name: String, product: String = "com.example.test", version: String = "1.0",
         files: [String: String] = ["Contents/readme.txt": "hello\n"]
     ) throws -> String {
@@ -128,14 +135,23 @@ final class ScratchFolder {
     }
 
     /// Every file below `name`, as relative path → bytes (symlinks as "-> target", folders as "x/").
-    func snapshot(_ name: String) throws -> [String: Data] {
+    package func snapshot(_ name: String) throws -> [String: Data] {
         try ScratchFolderView(path: path).snapshot(name)
     }
 }
 
 /// Small builders for test content.
-enum Fixtures {
-    static func plist(product: String, version: String, extra: String = "") -> String {
+package enum Fixtures {
+    /// `count` random bytes from the kernel (/dev/urandom): incompressible content, made in
+    /// milliseconds where a generator called per byte takes seconds in a debug build.
+    package static func randomBytes(_ count: Int) throws -> [UInt8] {
+        let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: "/dev/urandom"))
+        defer { try? handle.close() }
+        let data = try handle.read(upToCount: count) ?? Data()
+        return [UInt8](data)
+    }
+
+    package static func plist(product: String, version: String, extra: String = "") -> String {
         """
         <?xml version="1.0" encoding="UTF-8"?>
         <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">

@@ -19,15 +19,31 @@ struct ContentFolder {
     /// The folder a version being assembled lives in until it is complete.
     func staging(_ manifestSHA256: String) -> String { partial + "/stage-" + manifestSHA256 }
 
-    /// The installed version: its name, folder, manifest and the manifest's SHA-256.
+    /// The installed version: its name, folder, manifest bytes and their SHA-256 (the manifest is
+    /// decoded only when an update needs it: at 100,000 files that is ~70 MB a launch's check spares).
     struct Installed {
         var version: String
         var folder: String
-        var manifest: VersionManifest
+        var manifestData: Data
         var manifestSHA256: String
+
+        /// The decoded manifest, nil when it cannot be read.
+        func manifest() -> VersionManifest? {
+            try? JSONDecoder().decode(VersionManifest.self, from: manifestData)
+        }
+
+        /// The numbers of files and symlinks, read without decoding every file's entry.
+        func counts() -> (files: Int, symlinks: Int) {
+            struct Counts: Decodable {
+                var fileCount: Int
+                var symlinks: [VersionManifest.Symlink]
+            }
+            let counts = try? JSONDecoder().decode(Counts.self, from: manifestData)
+            return (counts?.fileCount ?? 0, counts?.symlinks.count ?? 0)
+        }
     }
 
-    /// The version `current` points to, if it is there with a readable manifest.
+    /// The version `current` points to, if it is there with a manifest.
     func installed() -> Installed? {
         let fm = FileManager.default
         guard let target = try? fm.destinationOfSymbolicLink(atPath: current), target.hasPrefix("versions/") else {
@@ -35,11 +51,10 @@ struct ContentFolder {
         }
         let version = String(target.dropFirst("versions/".count))
         let folder = versions + "/" + version
-        guard ManifestCheck.isVersionName(version),
-            let data = fm.contents(atPath: folder + "/manifest.json"),
-            let manifest = try? JSONDecoder().decode(VersionManifest.self, from: data)
-        else { return nil }
-        return Installed(version: version, folder: folder, manifest: manifest, manifestSHA256: Digests.sha256Hex(data))
+        guard ManifestCheck.isVersionName(version), let data = fm.contents(atPath: folder + "/manifest.json") else {
+            return nil
+        }
+        return Installed(version: version, folder: folder, manifestData: data, manifestSHA256: Digests.sha256Hex(data))
     }
 
     /// Creates the folders and takes the folder's lock (released when the handle closes).

@@ -40,8 +40,7 @@ struct VersionAssembly {
             action: "up-to-date", files: 0, filesFetched: 0, bytesFetched: 0, bytesResumed: 0, filesReused: 0,
             bytesReused: 0, symlinks: 0, contentsPath: updater.contentsURL.path, seconds: 0)
         if let installed, installed.version == pointer.version, installed.manifestSHA256 == pointer.manifestSHA256 {
-            report.files = installed.manifest.fileCount
-            report.symlinks = installed.manifest.symlinks.count
+            (report.files, report.symlinks) = installed.counts()
             report.seconds = Date().timeIntervalSince(started)
             return report
         }
@@ -62,7 +61,7 @@ struct VersionAssembly {
         let staging = Staging(path: stagingPath)
 
         // The plan: unchanged files come from the installed version, the rest over the network.
-        let plan = UpdatePlan(from: installed.map { Self.items($0.manifest) } ?? [], to: Self.items(manifest))
+        let plan = UpdatePlan(from: installed?.manifest().map { Self.items($0) } ?? [], to: Self.items(manifest))
         let unchanged = Set(plan.unchanged.map(\.path))
         var missing: [String: [VersionManifest.File]] = [:]
         var order: [String] = []

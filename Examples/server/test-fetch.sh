@@ -34,6 +34,7 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
+trap 'echo "test-fetch: FAILED: a command failed at line $LINENO" >&2' ERR
 failures=0
 fail() { echo "test-fetch: FAILED: $*" >&2; failures=$((failures + 1)); }
 pass() { echo "test-fetch: ok: $*"; }

@@ -1,4 +1,5 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
+import Foundation
 import PackageDescription
 
 /// iapkg: build, inspect, validate and unpack In-App Purchase hosted-content packages.
@@ -12,6 +13,7 @@ let package = Package(
     products: [
         .executable(name: "iapkg", targets: ["iapkg"]),
         .library(name: "IAPKit", targets: ["IAPKit"]),
+        .library(name: "IAPPurchase", targets: ["IAPPurchase"]),
         // The download client for apps and mirrors (URLSession; builds for Apple platforms too).
         .library(name: "IAPClient", targets: ["IAPClient"]),
         .executable(name: "iapkg-fetch", targets: ["iapkg-fetch"]),
@@ -20,8 +22,13 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // `swift package generate-documentation --target IAPKit` (the DocC catalogue in Sources/IAPKit/IAPKit.docc).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
-        // SHA-256 for the download client: CryptoKit's API on every platform (CryptoKit itself on Apple's).
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        // `serve --metrics-file`: the Prometheus text format (no web stack; swift-metrics and swift-atomics only).
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // Purchase verification (StoreKit 2 JWS, its x5c chain) and download tokens: IAPPurchase; SHA-256
+        // for the download client, IAPClient (CryptoKit's API on every platform, CryptoKit itself on Apple's).
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
     ],
     targets: [
         // C libraries, found through pkg-config; only the wrapper modules import them.
@@ -73,8 +80,18 @@ let package = Package(
             dependencies: [
                 "IAPKit", "IAPRules", "XMLKit", "XarKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ], exclude: ["Schemas"]),
         .executableTarget(name: "iapkg", dependencies: ["IAPCore", "IAPKitCLI"]),
+        // StoreKit 2 signed transactions verified offline (x5c chain to a configured root, Apple's
+        // marker extensions, ES256) and download tokens (HMAC-SHA256): the library face of `iapkg gate`.
+        .target(
+            name: "IAPPurchase",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ]),
         // `iapkg fetch`: full Foundation and libcurl, so an executable of its own beside `iapkg`.
         .executableTarget(
             name: "iapkg-fetch",
@@ -103,6 +120,24 @@ let package = Package(
             ]),
         .testTarget(
             name: "IAPKitCLITests", dependencies: ["IAPKitCLI", "IAPKit", "IAPRules", "IAPCore", "IAPTestSupport"]),
+        // A root, intermediate and leaf shaped as Apple's StoreKit chain, made in-process, and signed
+        // transactions made with them: for the verifier's tests and the gate's.
+        .target(
+            name: "IAPPurchaseTestSupport",
+            dependencies: [
+                "IAPPurchase",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ], path: "Tests/IAPPurchaseTestSupport"),
+        .testTarget(
+            name: "IAPPurchaseTests",
+            dependencies: [
+                "IAPPurchase", "IAPPurchaseTestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ]),
         .testTarget(
             name: "FuzzTargetsTests",
             dependencies: ["FuzzTargets", "IAPKit", "IAPRules", "XarKit", "BomKit", "PayloadKit", "XcodeKit", "IAPCore"],
@@ -113,3 +148,39 @@ let package = Package(
             exclude: ["Fixtures"]),
     ]
 )
+
+// The web stack (Hummingbird on swift-nio) in targets of its own: `iapkg-gate`, the HTTP service that
+// `iapkg gate` runs, and its tests. IAPKG_NO_WEB=1 (the sanitizer and fuzz builds) leaves them out
+// with their package dependencies, so those builds never compile a web stack.
+if ProcessInfo.processInfo.environment["IAPKG_NO_WEB"] != "1" {
+    package.dependencies.append(
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []))
+    package.dependencies += [
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+    ]
+    package.products.append(.executable(name: "iapkg-gate", targets: ["iapkg-gate"]))
+    package.targets += [
+        // Routes, request limits, JSON logs and graceful shutdown of the gate; a library so tests run it in-process.
+        .target(
+            name: "IAPGate",
+            dependencies: [
+                "IAPPurchase", "IAPKit", "IAPCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        .executableTarget(name: "iapkg-gate", dependencies: ["IAPGate"]),
+        .testTarget(
+            name: "IAPGateTests",
+            dependencies: [
+                "IAPGate", "IAPPurchase", "IAPPurchaseTestSupport", "IAPTestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ]),
+    ]
+}

@@ -2,7 +2,9 @@
 # End-to-end: a real nginx (127.0.0.1, a free port, its own prefix) serving the version store that
 # `iapkg serve` fills. Publishes VERSIONS versions of one product in a row by dropping packages into
 # the incoming folder, while a client fetches current.json and every file of that version over HTTP
-# and checks each against manifest.json. Passes with 0 mismatches and 0 failed requests.
+# and checks each against manifest.json (dotfiles in Contents/ too); then rolls back with `iapkg
+# activate` and publishes three newer versions with --keep 2 while the client goes on reading.
+# Passes with 0 mismatches and 0 failed requests, and when nginx refuses the store's own files.
 #
 # Usage: Examples/server/test-nginx.sh [IAPKG] [VERSIONS]     (defaults: .build/debug/iapkg 50)
 set -euo pipefail
@@ -51,16 +53,18 @@ nginx_pid=$!
 # The packages: one product, versions 1.1 … 1.VERSIONS, a few files that change and one that does not.
 product=com.example.nginx.pack
 "$iapkg" init "$product" "$work/src" >/dev/null 2>&1
-mkdir -p "$work/src/Contents/levels"
+mkdir -p "$work/src/Contents/levels" "$work/src/Contents/.config"
 head -c 200000 /dev/urandom > "$work/src/Contents/levels/shared.bin"
-for i in $(seq 1 "$versions"); do
+echo '{"volume": 3}' > "$work/src/Contents/.settings.json"   # dotfiles are content too: served
+echo 'hidden' > "$work/src/Contents/.config/theme"
+for i in $(seq 1 $((versions + 3))); do
   "$iapkg" bump "$work/src" --to "1.$i" >/dev/null
   printf '{"level": %d}\n' "$i" > "$work/src/Contents/levels/level.json"
   head -c $((1000 + i * 37)) /dev/urandom > "$work/src/Contents/levels/art-$((i % 7)).bin"
   "$iapkg" build "$work/src" -o "$work/pkgs/v$i.pkg" >/dev/null 2>&1
 done
 
-"$iapkg" serve --incoming "$work/incoming" --into "$work/srv" --keep 10 --rescan-seconds 5 \
+"$iapkg" serve --incoming "$work/incoming" --into "$work/srv" --keep 2 --rescan-seconds 5 \
   > "$work/serve.jsonl" 2> "$work/serve.err" &
 serve_pid=$!
 
@@ -109,6 +113,7 @@ json.dump(stats, open(out, "w"))
 PY
 client_pid=$!
 
+denied=0
 # Publish: drop each package (hidden copy, then rename) and wait until nginx serves its version.
 latencies="$work/latencies"
 for i in $(seq 1 "$versions"); do
@@ -121,13 +126,44 @@ for i in $(seq 1 "$versions"); do
   done
   echo $(( $(date +%s%N) - start )) >> "$latencies"
 done
+# A rollback while the client reads, then three newer versions with --keep 2: the rolled-back
+# version is pinned until one newer than every installed one arrives, and stays while it may
+# still be downloaded (--keep-for); re-delivering the newest leaves the rollback current.
+rollback="1.$((versions - 2))"
+"$iapkg" activate "$work/srv" "$product" "$rollback" >/dev/null
+sleep 0.5
+cp "$work/pkgs/v$versions.pkg" "$work/incoming/.again.tmp" && mv "$work/incoming/.again.tmp" "$work/incoming/again.pkg"
+for _ in $(seq 1 600); do [ -f "$work/incoming/accepted/again.pkg" ] && break; sleep 0.01; done
+curl -s "$base/$product/current.json" | grep -q "\"version\":\"$rollback\"" || { echo "test-nginx: the rollback did not hold" >&2; denied=1; }
+for i in $(seq $((versions + 1)) $((versions + 3))); do
+  cp "$work/pkgs/v$i.pkg" "$work/incoming/.v$i.pkg.tmp" && mv "$work/incoming/.v$i.pkg.tmp" "$work/incoming/v$i.pkg"
+  for _ in $(seq 1 600); do
+    curl -s "$base/$product/current.json" | grep -q "\"version\":\"1.$i\"" && break
+    sleep 0.01
+  done
+  sleep 0.3
+done
+[ -d "$work/srv/$product/$rollback" ] || { echo "test-nginx: $rollback was removed" >&2; denied=1; }
 sleep 0.5
 touch "$work/stop"
 wait "$client_pid"; client_pid=""
 
-# What must not be served.
-denied=0
-for path in "$product/.lock" "$product/current/ContentInfo.plist" "$product/" "" "$product/1.$versions/" \
+# Every file of a version is served, dotfiles in Contents/ included.
+code=$(curl -s -o "$work/settings.json" -w '%{http_code}' "$base/$product/1.$versions/Contents/.settings.json")
+if [ "$code" != 200 ] || ! cmp -s "$work/settings.json" "$work/src/Contents/.settings.json"; then
+  echo "test-nginx: Contents/.settings.json was not served ($code)" >&2; denied=1
+fi
+# What must not be served: the store's own files (a staging and a trash folder as a killed install
+# leaves them, temporary files), the `current` link, listings, `..`.
+mkdir -p "$work/srv/$product/.staging-test/Contents" "$work/srv/$product/.trash-test/Contents"
+echo staged > "$work/srv/$product/.staging-test/Contents/a.txt"
+echo trashed > "$work/srv/$product/.trash-test/Contents/a.txt"
+echo temp > "$work/srv/$product/.current.json.tmp-test"
+echo temp > "$work/srv/.tmp-test"
+for path in "$product/.lock" "$product/.retention" "$product/.staging-test/Contents/a.txt" \
+            "$product/.trash-test/Contents/a.txt" "$product/.current.json.tmp-test" ".tmp-test" \
+            "$product/1.$versions/Contents/../../.lock" "$product/%2Elock" \
+            "$product/current/ContentInfo.plist" "$product/current" "$product/" "" "$product/1.$versions/" \
             "$product/1.$versions/../.lock" "../../etc/passwd"; do
   code=$(curl -s --path-as-is -o /dev/null -w '%{http_code}' "$base/$path")
   case "$code" in 200|301|302) echo "test-nginx: /$path was served ($code)" >&2; denied=1 ;; esac
@@ -142,11 +178,11 @@ import json, sys
 stats = json.load(open(sys.argv[1]))
 lat = sorted(int(x) / 1e9 for x in open(sys.argv[2]) if x.strip())
 versions, accepted, serve_status, denied = int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6])
-print(f"test-nginx: {accepted}/{versions} packages accepted; client: {stats['rounds']} rounds over {len(stats['versions'])} versions, "
+print(f"test-nginx: {accepted}/{versions + 4} packages accepted; client: {stats['rounds']} rounds over {len(stats['versions'])} versions, "
       f"{stats['requests']} requests, {stats['failed']} failed, {stats['mismatches']} mismatches")
 print(f"test-nginx: arrival to served (current.json over HTTP): median {lat[len(lat)//2]*1000:.0f} ms, "
       f"max {lat[-1]*1000:.0f} ms")
-ok = stats["failed"] == 0 and stats["mismatches"] == 0 and accepted == versions and serve_status == 0 and denied == 0 \
+ok = stats["failed"] == 0 and stats["mismatches"] == 0 and accepted == versions + 4 and serve_status == 0 and denied == 0 \
      and len(stats["versions"]) >= 2
 if not ok:
     print("test-nginx: FAILED", stats["errors"], "serve exit", serve_status, file=sys.stderr)

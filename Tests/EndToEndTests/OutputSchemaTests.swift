@@ -56,7 +56,8 @@ import Testing
         try Self.expectValid(
             try Harness.run(["iapkg", "bump", "Examples/book-chapter", "--json"], in: scratch.path), "bump.schema.json")
         let unpacked = try Harness.run(
-            ["iapkg", "unpack", "a.pkg", "b.pkg", "--into", "srv", "--keep", "1", "--json"], in: scratch.path)
+            ["iapkg", "unpack", "a.pkg", "b.pkg", "--into", "srv", "--keep", "1", "--keep-for", "0", "--json"],
+            in: scratch.path)
         #expect(unpacked.status == 0)
         try Self.expectValid(unpacked, "unpack.schema.json")
         try Self.expectValid(try Harness.run(["iapkg", "list", "srv", "--json"], in: scratch.path), "list.schema.json")

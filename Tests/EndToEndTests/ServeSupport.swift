@@ -46,6 +46,54 @@ final class ServeProcess {
 }
 
 enum ServeCheck {
+    /// Builds a package of `product` `version` with `files` (a small default), into `pkgs/NAME.pkg`.
+    static func package(
+        _ scratch: ScratchFolder, product: String, version: String, name: String,
+        files: [String: String]? = nil
+    ) throws -> String {
+        let folder = try scratch.contentFolder(
+            "src-\(name)", product: product, version: version,
+            files: files ?? ["Contents/data.txt": "\(product) \(version)\n"])
+        try FileManager.default.createDirectory(atPath: scratch.at("pkgs"), withIntermediateDirectories: true)
+        let pkg = scratch.at("pkgs/\(name).pkg")
+        let built = try Harness.run(["iapkg", "build", folder, "-o", pkg])
+        #expect(built.status == 0, "\(built.stderr)")
+        return pkg
+    }
+
+    /// What the JSON Schemas find wrong in every stdout line of `serve` (serve-event.schema.json)
+    /// and, if given, in its status document (serve-status.schema.json); empty when all is valid.
+    static func schemaProblems(_ serve: ServeProcess, status: String? = nil) throws -> [String] {
+        var problems: [String] = []
+        for line in serve.stdout.split(separator: "\n") {
+            let schema = OutputSchemaTests.schemas + "/serve-event.schema.json"
+            if let problem = try OutputSchemaTests.violations(Data(line.utf8), schema: schema) {
+                problems.append(problem)
+            }
+        }
+        if let status {
+            let schema = OutputSchemaTests.schemas + "/serve-status.schema.json"
+            let data = try Data(contentsOf: URL(fileURLWithPath: status))
+            if let problem = try OutputSchemaTests.violations(data, schema: schema) { problems.append(problem) }
+        }
+        return problems
+    }
+
+    /// The events of one outcome, in the order they were written.
+    static func events(_ serve: ServeProcess, _ outcome: String) -> [[String: Any]] {
+        serve.events.filter { $0["outcome"] as? String == outcome }
+    }
+
+    /// The target of the `current` link of `product` in `root`.
+    static func current(_ root: String, _ product: String) -> String? {
+        try? FileManager.default.destinationOfSymbolicLink(atPath: root + "/" + product + "/current")
+    }
+
+    /// The version folders of `product` in `root` (hidden names and the pointers left out).
+    static func versions(_ root: String, _ product: String) -> [String] {
+        names(root + "/" + product).filter { !$0.hasPrefix(".") && !$0.hasPrefix("current") }
+    }
+
     /// Drops `package` into `incoming` as `name` the way an uploader should: a hidden copy, renamed in.
     static func drop(_ package: String, into incoming: String, as name: String) throws {
         let hidden = incoming + "/." + name + ".tmp"

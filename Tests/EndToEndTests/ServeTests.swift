@@ -131,7 +131,8 @@ import Testing
         for p in 0..<11 {
             let folder = root + "/com.example.kill.p\(p)"
             let names = ServeCheck.names(folder)
-            #expect(names == [".lock", "1.0", "1.1", "1.2", "1.3", "current", "current.json"], "\(names)")
+            #expect(
+                names == [".lock", ".retention", "1.0", "1.1", "1.2", "1.3", "current", "current.json"], "\(names)")
             #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folder + "/current") == "1.3")
             for version in ["1.0", "1.1", "1.2", "1.3"] {
                 #expect(try ServeCheck.manifestProblems(folder + "/" + version) == [])
@@ -197,7 +198,9 @@ import Testing
         #expect(serve.events.allSatisfy { $0["outcome"] as? String == "accepted" }, "\(serve.stdout)")
         let folder = root + "/" + product
         #expect(
-            ServeCheck.names(folder) == [".lock", "1.1", "1.2", "1.3", "1.4", "1.5", "1.6", "current", "current.json"])
+            ServeCheck.names(folder) == [
+                ".lock", ".retention", "1.1", "1.2", "1.3", "1.4", "1.5", "1.6", "current", "current.json",
+            ])
         // --activate newest
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folder + "/current") == "1.6")
         for i in 1...6 { #expect(try ServeCheck.manifestProblems(folder + "/1.\(i)") == []) }

@@ -69,7 +69,7 @@ import Testing
         let current = try FileManager.default.destinationOfSymbolicLink(atPath: productFolder + "/current")
         #expect(versions.contains(current))
         let names = try FileManager.default.contentsOfDirectory(atPath: productFolder).sorted()
-        #expect(names == [".lock"] + versions + ["current", "current.json"])
+        #expect(names == [".lock", ".retention"] + versions + ["current", "current.json"])
         let activated = try Harness.run(["iapkg", "activate", root, Self.product, "1.4"])
         #expect(activated.status == 0, "\(activated.stderr)")
     }
@@ -87,7 +87,8 @@ import Testing
             let folder = try scratch.contentFolder("v\(version)", product: Self.product, version: version, files: files)
             let package = scratch.at("v\(version).pkg")
             #expect(try Harness.run(["iapkg", "build", folder, "-o", package]).status == 0)
-            let unpack = try RunningProcess(["unpack", package, "--into", root, "--keep", "1"], scratch: scratch)
+            let unpack = try RunningProcess(
+                ["unpack", package, "--into", root, "--keep", "1", "--keep-for", "0"], scratch: scratch)
             repeat {
                 guard FileManager.default.fileExists(atPath: root) else { continue }
                 let listing = try Harness.run(["iapkg", "list", root])

@@ -87,7 +87,7 @@ import Testing
         #expect(current(scratch) == "1.1")
 
         // --keep 1 prunes the oldest, never the current one.
-        result = try Harness.run(["iapkg", "unpack", v11, "--into", root, "--keep", "1"])
+        result = try Harness.run(["iapkg", "unpack", v11, "--into", root, "--keep", "1", "--keep-for", "0"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try visibleNames(productFolder(scratch)) == ["1.1", "current", "current.json"])
     }

@@ -15,6 +15,8 @@ package final class FolderWatch {
     package struct Batch {
         /// Names that became complete, in event order.
         package var names: [String] = []
+        /// Of those, the names renamed into the folder (`IN_MOVED_TO`): complete by the uploader's word.
+        package var renamedIn: Set<String> = []
         /// The kernel dropped events (`IN_Q_OVERFLOW`): the folder must be scanned again.
         package var overflowed = false
     }
@@ -55,7 +57,15 @@ package final class FolderWatch {
                 let length = Int(buffer.load(fromByteOffset: offset + 12, as: UInt32.self))
                 let nameBytes = buffer[(offset + header)..<min(n, offset + header + length)].prefix { $0 != 0 }
                 if mask & UInt32(IN_Q_OVERFLOW) != 0 { batch.overflowed = true }
-                if !nameBytes.isEmpty { batch.names.append(String(decoding: nameBytes, as: UTF8.self)) }
+                if !nameBytes.isEmpty {
+                    let name = String(decoding: nameBytes, as: UTF8.self)
+                    batch.names.append(name)
+                    if mask & UInt32(IN_MOVED_TO) != 0 {
+                        batch.renamedIn.insert(name)
+                    } else {
+                        batch.renamedIn.remove(name)  // written again after the rename
+                    }
+                }
                 offset += header + length
             }
         }

@@ -31,6 +31,21 @@ package final class ConditionLock: @unchecked Sendable {
     /// Waits for a signal or broadcast; call only inside `withLock`.
     package func wait() { pthread_cond_wait(condition, mutex) }
 
+    /// Waits for a signal or broadcast, or at most `seconds`; call only inside `withLock`.
+    package func wait(seconds: Double) {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        let span = max(0, min(seconds, 3600))
+        var nanoseconds = Int(now.tv_nsec) + Int((span - span.rounded(.down)) * 1e9)
+        var deadline = timespec(tv_sec: now.tv_sec + Int(span.rounded(.down)), tv_nsec: 0)
+        if nanoseconds >= 1_000_000_000 {
+            deadline.tv_sec += 1
+            nanoseconds -= 1_000_000_000
+        }
+        deadline.tv_nsec = nanoseconds
+        pthread_cond_timedwait(condition, mutex, &deadline)
+    }
+
     /// Wakes every waiter.
     package func broadcast() { pthread_cond_broadcast(condition) }
 }

@@ -53,7 +53,10 @@ enum ContentFolderCopier {
             for file in extraFiles { try top.writeAtomically(file.name, file.bytes) }
             try top.sync()
             if FileSystem.linkStatus(destination) != nil { try parent.removeTree(name) }
-            try parent.renameNoReplace(staging, to: name)
+            // Something made at the destination since it was cleared is not replaced: the copy fails instead.
+            guard try parent.renameNoReplace(staging, to: name) == true else {
+                throw SystemError("rename into place", path: destination, code: SystemError.Code.exists)
+            }
             try parent.sync()
         } catch {
             try? parent.removeTree(staging)

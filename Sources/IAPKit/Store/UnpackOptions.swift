@@ -19,6 +19,19 @@ public struct UnpackOptions: Sendable {
     public var productIdentifier: String?
     /// With `allowDowngrade`, also point `current` at a lower version (false: `current` only moves up).
     public var activateLowerVersions = true
+    /// `keep` never removes a version that was current less than this many seconds ago (apps that
+    /// read `current.json` before the switch may still be downloading it).
+    public var keepFor: Int64 = UnpackOptions.defaultKeepFor
+    /// Let a version found already installed with identical content become current as a new one
+    /// would (the service sets it when it handles a package again after a kill or a failure, which
+    /// may have stopped before `current` moved). Otherwise re-delivering a version never moves
+    /// `current`; nor does it ever while an operator's rollback is pinned.
+    package var activateInstalled = false
+    /// What a refusal of different content under an installed version tells the user to do.
+    package var replaceAdvice = "pass --force to replace it"
+
+    /// The default of `keepFor`: one day.
+    public static let defaultKeepFor: Int64 = 86_400
 
     public init(
         activate: Bool = true, keep: Int? = nil, allowDowngrade: Bool = false, force: Bool = false,

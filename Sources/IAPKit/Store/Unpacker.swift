@@ -52,14 +52,16 @@ public enum Unpacker {
             throw IAPKitError.invalid(path: package, findings: outcome.report.findings)
         }
         let warnings = outcome.report.findings.filter { $0.severity == .warning }
-        let version = info.contentVersion.text
         let store = try VersionStore.open(rootPath, create: true)
         let product = try store.lockProduct(info.productIdentifier, create: true)
         try product.removeStaleWork()
 
         let current = product.current()
         let downgrade = current.map { info.contentVersion < $0 } ?? false
-        let installed = product.folder.status(version) != nil
+        // One version whatever its spelling: `3.50.0` is the installed `3.50`.
+        let installedName = try product.installedName(of: info.contentVersion)
+        let installed = installedName != nil
+        let version = installedName ?? info.contentVersion.text
         // A lower version not installed yet is refused before anything is written; one already
         // there is compared first, so re-running the same unpack stays a no-op.
         if downgrade && !options.allowDowngrade && !installed, let current {
@@ -108,7 +110,7 @@ public enum Unpacker {
                     action = .replaced
                 } else {
                     throw IAPKitError.refused(
-                        "\(info.productIdentifier) \(version) is already installed with different content; pass --force to replace it"
+                        "\(info.productIdentifier) \(info.contentVersion.text) is already installed\(version == info.contentVersion.text ? "" : " as \(version)") with different content; \(options.replaceAdvice)"
                     )
                 }
             } else {
@@ -120,21 +122,16 @@ public enum Unpacker {
             throw error
         }
 
-        if options.activate && (!downgrade || (options.allowDowngrade && options.activateLowerVersions))
-            && product.current()?.text != version
+        if options.activate, product.current()?.text != version,
+            try mayActivate(
+                info.contentVersion, in: product, downgrade: downgrade, fresh: action != .alreadyInstalled,
+                options: options)
         {
             try product.activate(version)
         }
         var removed: [String] = []
-        if let keep = options.keep {
-            let now = product.current()  // read after activating: never removed
-            var versions = try product.versions()
-            while versions.count > max(keep, 0) {
-                guard let oldest = versions.first(where: { $0.text != now?.text }) else { break }
-                try product.remove(oldest.text)
-                removed.append(oldest.text)
-                versions.removeAll { $0.text == oldest.text }
-            }
+        if let keep = options.keep {  // after activating: the current version is never removed
+            removed = try product.prune(keep: keep, grace: options.keepFor)
         }
         try product.reconcilePointer()  // --force may have replaced the current version's manifest
         return UnpackReport(
@@ -143,6 +140,21 @@ public enum Unpacker {
             removed: removed, files: written.files, bytes: written.bytes,
             seconds: PackageBuilder.monotonicSeconds() - started,
             warnings: warnings)
+    }
+
+    /// Whether a newly installed `version` may become current: not a downgrade (unless allowed and
+    /// asked for), and, while an operator's rollback is pinned, only a version newer than every
+    /// other installed one. A version that was already installed (`fresh` false) moves `current`
+    /// only with `activateInstalled`, and never against a pin.
+    private static func mayActivate(
+        _ version: ContentVersion, in product: VersionStore.LockedProduct, downgrade: Bool, fresh: Bool,
+        options: UnpackOptions
+    ) throws -> Bool {
+        if downgrade && !(options.allowDowngrade && options.activateLowerVersions) { return false }
+        if !fresh && !options.activateInstalled { return false }
+        guard let pinned = product.retention().pinned, product.folder.readSymlink(VersionStore.currentName) == pinned
+        else { return true }
+        return try fresh && product.versions().allSatisfy { $0 == version || $0 < version }
     }
 
     /// Writes every content entry of a validated package into `staging`, decoding the data again;

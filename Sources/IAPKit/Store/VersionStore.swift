@@ -63,8 +63,26 @@ package struct VersionStore {
         /// Points `current` at `version` atomically: a new link, renamed over the old one, then
         /// `current.json` replaced the same way (the link is the truth; `reconcilePointer` repairs
         /// a `current.json` that a kill between the two renames left behind).
-        package func activate(_ version: String) throws {
+        /// `pinning` (an operator's `activate`): the version is pinned when it is below the newest
+        /// installed one (a rollback holds until an operator activates again or a version newer
+        /// than every installed one arrives), and the pin is dropped otherwise. The version that
+        /// stops being current is remembered with the time, for `--keep-for`.
+        package func activate(_ version: String, pinning: Bool = false) throws {
             _ = try DeliveryManifest.ensure(productIdentifier: productIdentifier, version: version, in: folder)
+            var state = retention()
+            let before = state
+            if let previous = folder.readSymlink(VersionStore.currentName), previous != version {
+                state.left[previous] = WallClock.now().seconds
+            }
+            state.left[version] = nil
+            let chosen = ContentVersion(version)
+            state.pinned = nil
+            if pinning, let chosen, try versions().contains(where: { $0 > chosen }) { state.pinned = version }
+            if state != before { try state.write(in: folder) }
+            if folder.readSymlink(VersionStore.currentName) == version {
+                try reconcilePointer()
+                return
+            }
             let temporary = ".current-" + VersionStore.randomSuffix()
             try folder.makeSymlink(temporary, target: version)
             do {
@@ -108,6 +126,7 @@ package struct VersionStore {
             where name.hasPrefix(VersionStore.stagingPrefix) || name.hasPrefix(VersionStore.trashPrefix)
                 || name.hasPrefix(".current-")
                 || name.hasPrefix(".\(DeliveryManifest.pointerName).tmp-")
+                || name.hasPrefix(".\(VersionRetention.fileName).tmp-")
             {
                 try folder.removeTree(name)
             }

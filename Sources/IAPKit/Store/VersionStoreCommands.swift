@@ -12,6 +12,8 @@ public struct StoreListing: Codable, Sendable {
     public struct Product: Codable, Sendable {
         public var productIdentifier: String
         public var current: String?
+        /// The version an operator's `activate` pinned (a rollback `unpack` and `serve` leave current).
+        public var pinned: String?
         public var versions: [Version]
     }
 
@@ -43,13 +45,16 @@ public enum VersionStoreCommands {
                     listed.append(
                         .init(version: version.text, files: files, bytes: bytes, current: version.text == current))
                 }
-                products.append(.init(productIdentifier: name, current: current, versions: listed))
+                let pinned = VersionRetention.read(in: folder).pinned.flatMap { $0 == current ? $0 : nil }
+                products.append(.init(productIdentifier: name, current: current, pinned: pinned, versions: listed))
             }
             return StoreListing(root: root, products: products)
         }
     }
 
-    /// Points `current` of `productIdentifier` at `version` (rolling back or forward). Returns the previous one.
+    /// Points `current` of `productIdentifier` at `version` (rolling back or forward; any spelling
+    /// that compares equal names the installed version) and pins it when it is below the newest
+    /// installed one. Returns the previous one.
     @discardableResult
     public static func activate(_ root: String, productIdentifier: String, version: String) throws(IAPKitError)
         -> String?
@@ -57,21 +62,21 @@ public enum VersionStoreCommands {
         guard ProductIdentifier.isValid(productIdentifier) else {
             throw .refused("'\(productIdentifier)' is not a valid product identifier")
         }
-        guard ContentVersion(version) != nil else { throw .refused("'\(version)' is not a version") }
+        guard let wanted = ContentVersion(version) else { throw .refused("'\(version)' is not a version") }
         return try translatingErrors {
             let store = try VersionStore.open(root, create: false)
             guard store.root.status(productIdentifier) != nil else {
                 throw IAPKitError.refused("\(root) holds no product \(productIdentifier)")
             }
             let product = try store.lockProduct(productIdentifier, create: false)
-            guard product.folder.status(version)?.isDirectory == true else {
+            guard let name = try product.installedName(of: wanted) else {
                 let have = try product.versions().map(\.text).joined(separator: ", ")
                 throw IAPKitError.refused(
                     "\(productIdentifier) has no version \(version) in \(root) (installed: \(have.isEmpty ? "none" : have))"
                 )
             }
             let previous = product.folder.readSymlink(VersionStore.currentName)
-            if previous != version { try product.activate(version) } else { try product.reconcilePointer() }
+            try product.activate(name, pinning: true)  // a rollback is pinned against automatic moves
             return previous
         }
     }

@@ -28,7 +28,8 @@ struct ListCommand: IAPSubcommand {
         }
         if listing.products.isEmpty { console.note("\(root) holds no products") }
         for product in listing.products {
-            console.out("\(product.productIdentifier) (current: \(product.current ?? "none"))")
+            let pin = product.pinned == nil ? "" : ", pinned by activate"
+            console.out("\(product.productIdentifier) (current: \(product.current ?? "none")\(pin))")
             for version in product.versions {
                 let mark = version.current ? "*" : " "
                 console.out(

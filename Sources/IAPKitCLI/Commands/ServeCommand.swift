@@ -10,16 +10,28 @@ struct ServeCommand: IAPSubcommand {
         commandName: "serve",
         abstract: "Watch a folder and install each complete package dropped into it, exactly once.",
         discussion: """
-            A package is taken once complete (closed after writing, or renamed into the folder; hidden \
-            names, *.part and *.tmp are ignored), claimed by a rename into DIR/.processing/, validated and \
-            installed as 'unpack' does, then moved to DIR/accepted/ or DIR/rejected/ with NAME.report.json \
-            (the 'validate --json' document) beside it. A killed service redoes what .processing/ holds at \
-            its next start; SIGTERM and SIGINT finish the packages in hand, then exit 0.
+            A *.pkg file is taken once no process holds it open for writing (a read lease): at once \
+            when renamed in, --settle-seconds after its last change when written in place. It is \
+            claimed by a rename into DIR/.processing/, \
+            validated and installed as 'unpack' does (one product's versions lowest first, one at a \
+            time), then moved to DIR/accepted/ or DIR/rejected/ with NAME.report.json (the \
+            'validate --json' document) beside it. A full disk, a read-only ROOT or an I/O error is \
+            not the package's fault: it waits in .processing/ and is tried again (--retry-seconds, \
+            doubling up to 5 minutes). A killed service redoes what .processing/ holds at its next \
+            start; SIGTERM and SIGINT finish the packages in hand, then exit 0.
 
-            stdout: one JSON line per package handled; stderr: the same as text.
+            stdout: one JSON line per package handled (outcome accepted, rejected, retrying or \
+            skipped); stderr: the same as text. Health: --status-file writes a JSON document \
+            (healthy, accepted, rejected, waiting, retrying, lastSuccessAt, lastError, \
+            failingSince…) and --metrics-file the same counters in the Prometheus text format \
+            (iapkg_serve_packages_total{outcome=…}, iapkg_serve_failing_since_time_seconds…) for \
+            node_exporter's textfile collector; both are replaced atomically at every change and \
+            every 5 seconds. Under systemd (Type=notify) it sends READY=1 and WATCHDOG=1.
 
             Example:
-              iapkg serve --incoming /srv/incoming --into /srv/content --keep 3
+              iapkg serve --incoming /srv/incoming --into /srv/content --keep 3 \\
+                --status-file /run/iapkg/status.json --metrics-file /run/iapkg/iapkg.prom
+              cat /run/iapkg/status.json
             """)
 
     enum Activation: String, ExpressibleByArgument, CaseIterable {
@@ -35,8 +47,11 @@ struct ServeCommand: IAPSubcommand {
     @Option(help: "Which versions 'current' moves to: newest (only ever up) or never.")
     var activate: Activation = .newest
 
-    @Option(help: "Keep at most this many versions per product (the current one is never removed).")
+    @Option(help: "Keep at most this many versions per product (never the current or pinned one).")
     var keep: Int?
+
+    @Option(help: "With --keep, never remove a version that was current this recently (seconds, or 30m, 24h, 7d).")
+    var keepFor = DurationArgument(seconds: Double(UnpackOptions.defaultKeepFor))
 
     @Flag(help: "Allow installing a version lower than the current one ('current' does not move back).")
     var allowDowngrade = false
@@ -56,14 +71,34 @@ struct ServeCommand: IAPSubcommand {
     @Option(help: "Seconds between scans of the folder, the safety net for missed events.")
     var rescanSeconds: Double = 30
 
-    @Option(help: "A package found by a scan (not by an event) is taken once unchanged this long.")
+    @Option(
+        help:
+            "A file written in place (not renamed in) is taken once closed and unchanged this many seconds.")
     var settleSeconds: Double = 2
+
+    @Option(help: "Versions of one product arriving within this many seconds of each other are installed lowest first.")
+    var gatherSeconds: Double = 0.25
+
+    @Option(help: "Seconds before the first retry of a package whose install failed for a passing reason.")
+    var retrySeconds: Double = 5
+
+    @Option(help: "Packages kept in each of accepted/ and rejected/, the oldest removed first (0: keep all).")
+    var keepReports: Int = 1000
+
+    @Option(help: "Write the status document (JSON) here, replaced atomically.")
+    var statusFile: String?
+
+    @Option(help: "Write the counters in the Prometheus text format here (node_exporter's textfile collector).")
+    var metricsFile: String?
 
     func validate() throws {
         if let keep, keep < 1 { throw ValidationError("--keep must be at least 1") }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         if !(rescanSeconds > 0) { throw ValidationError("--rescan-seconds must be positive") }
         if !(settleSeconds >= 0) { throw ValidationError("--settle-seconds must not be negative") }
+        if !(gatherSeconds >= 0) { throw ValidationError("--gather-seconds must not be negative") }
+        if !(retrySeconds > 0) { throw ValidationError("--retry-seconds must be positive") }
+        if keepReports < 0 { throw ValidationError("--keep-reports must not be negative") }
         if let productId, let problem = ProductIdentifier.problem(with: productId) {
             throw ValidationError("'\(productId)' is not a valid product identifier: \(problem)")
         }
@@ -75,14 +110,30 @@ struct ServeCommand: IAPSubcommand {
             activate: activate == .newest, keep: keep, allowDowngrade: allowDowngrade, strict: strict,
             maxUnpackedSize: maxUnpackedSize, productIdentifier: productId)
         unpack.activateLowerVersions = false
-        let options = ServeOptions(
+        unpack.keepFor = Int64(keepFor.seconds.rounded(.up))
+        var options = ServeOptions(
             incoming: incoming, root: into, unpack: unpack, jobs: jobs ?? CurrentProcess.processorCount,
             rescanSeconds: rescanSeconds, settleSeconds: settleSeconds)
+        options.gatherSeconds = gatherSeconds
+        options.retrySeconds = retrySeconds
+        options.retryMaxSeconds = max(300, retrySeconds)
+        options.keepReports = keepReports == 0 ? nil : keepReports
         let log = ServeLog(console: console)
+        let files = try ServeHealthFiles(statusFile: statusFile, metricsFile: metricsFile)
         let stop = try StopSignals()
-        let server = try Server(options: options, render: ServeReport.render, sink: log.write)
-        console.err("iapkg serve: watching \(incoming), installing into \(into) (\(options.jobs) jobs)")
-        try server.run(stop: stop)
+        let server = try Server(
+            options: options, render: ServeReport.render, sink: log.write, health: files.write,
+            note: { console.err("iapkg serve: note: " + EntryNameRules.printable($0)) })
+        let manager = ServiceManagerNotifier()
+        let watching = "watching \(incoming), installing into \(into) (\(options.jobs) jobs)"
+        try server.run(
+            stop: stop, aliveInterval: manager.watchdogInterval,
+            ready: {
+                console.err("iapkg serve: " + EntryNameRules.printable(watching))
+                manager.notify("READY=1\nSTATUS=" + watching)
+            },
+            alive: { manager.notify("WATCHDOG=1") })
+        manager.notify("STOPPING=1")
         console.err("iapkg serve: stopped")
         return .success
     }
@@ -128,6 +179,7 @@ final class ServeLog: Sendable {
         var seconds: Double
         var findings: Int
         var message: String?
+        var retryIn: Double?
     }
 
     @Sendable func write(_ event: ServeEvent) {
@@ -136,15 +188,18 @@ final class ServeLog: Sendable {
             time: time, file: event.file, product: event.productIdentifier, version: event.version,
             outcome: event.outcome.rawValue,
             action: event.action?.rawValue, current: event.current, movedTo: event.movedTo,
-            seconds: (event.seconds * 1000).rounded() / 1000, findings: event.findings, message: event.message)
+            seconds: (event.seconds * 1000).rounded() / 1000, findings: event.findings, message: event.message,
+            retryIn: event.retryIn)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let json = (try? encoder.encode(line)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-        var text = "\(event.file): \(event.outcome.rawValue)"
+        // Names and messages come from uploaders: control and bidi characters escaped, as validate does.
+        var text = "\(EntryNameRules.printable(event.file)): \(event.outcome.rawValue)"
         if let product = event.productIdentifier, let version = event.version {
             text += " (\(product) \(version)" + (event.action.map { ", \($0.rawValue)" } ?? "") + ")"
         }
-        if let message = event.message { text += ": " + message }
+        if let message = event.message { text += ": " + EntryNameRules.printable(message) }
+        if let retryIn = event.retryIn { text += "; next attempt in " + FixedPoint.text(retryIn, places: 1) + " s" }
         text += " [" + FixedPoint.text(event.seconds, places: 2) + " s]"
         lock.withLock {
             console.out(json)

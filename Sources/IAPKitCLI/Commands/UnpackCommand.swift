@@ -34,6 +34,9 @@ struct UnpackCommand: IAPSubcommand {
     @Option(help: "Keep at most this many versions per product (the current one is never removed).")
     var keep: Int?
 
+    @Option(help: "With --keep, never remove a version that was current this recently (seconds, or 30m, 24h, 7d).")
+    var keepFor = DurationArgument(seconds: Double(UnpackOptions.defaultKeepFor))
+
     @Flag(help: "Allow installing a version lower than the current one.")
     var allowDowngrade = false
 
@@ -62,9 +65,10 @@ struct UnpackCommand: IAPSubcommand {
 
     func execute() throws -> ExitStatus {
         let console = Console.current
-        let options = UnpackOptions(
+        var options = UnpackOptions(
             activate: !noActivate, keep: keep, allowDowngrade: allowDowngrade, force: force, strict: strict,
             maxUnpackedSize: maxUnpackedSize)
+        options.keepFor = Int64(keepFor.seconds.rounded(.up))
         var results: [UnpackReport] = []
         var status = ExitStatus.success
         for package in packages {

@@ -33,20 +33,29 @@ final class IncomingFolder: Sendable {
         !name.hasPrefix(".") && name.hasSuffix(".pkg") && name.count > 4 && !name.contains("/")
     }
 
-    /// Package files waiting in the folder, unchanged for at least `settled` seconds (a younger
-    /// one may still be written; its close event, or the scan after it settles, brings it), and
-    /// whether younger ones were left for later.
-    func waiting(settled: Double) throws -> (names: [String], younger: Bool) {
-        var younger = false
-        let names = try folder.names().filter { name in
-            guard Self.isPackageName(name), folder.status(name)?.isRegularFile == true else {
-                return false
-            }
-            if (folder.age(name) ?? 0) >= settled { return true }
-            younger = true
-            return false
+    /// Why a name that looks like a package is not taken as one (nil: take it): the entry is not
+    /// a regular file (never followed nor opened), or its suffix is `.PKG` in other letters.
+    static func oddity(_ name: String, _ status: FileStatus) -> String? {
+        if !name.hasSuffix(".pkg") {
+            return "only names ending in '.pkg' (lower case) are taken; rename it to end in '.pkg'"
         }
-        return (names, younger)
+        let kind: String
+        switch status.kind {
+        case .regular: return nil
+        case .symlink: kind = "a symbolic link (never followed)"
+        case .directory: kind = "a folder"
+        case .fifo: kind = "a FIFO (named pipe)"
+        case .socket: kind = "a socket"
+        case .characterDevice, .blockDevice: kind = "a device"
+        case .unknown: kind = "not a regular file"
+        }
+        return "it is \(kind), not a package file; upload the package file itself"
+    }
+
+    /// Whether a name ends in `.pkg` in any letters, not hidden: what the drop folder's odd
+    /// entries are checked among.
+    static func looksLikePackage(_ name: String) -> Bool {
+        !name.hasPrefix(".") && name.count > 4 && name.lowercased().hasSuffix(".pkg") && !name.contains("/")
     }
 
     /// Packages claimed by an earlier run and not committed: to be handled again.
@@ -81,10 +90,14 @@ final class IncomingFolder: Sendable {
         }
     }
 
-    /// Commits the claimed package `name`: its report beside it, then the package moved into
-    /// `accepted/` or `rejected/` under a free name. Returns the package's new path, or nil if it
-    /// was no longer claimed.
-    func commit(_ name: String, accepted isAccepted: Bool, report: [UInt8]) throws -> String? {
+    /// Commits the claimed package `name` (from `.processing/`, or `source`): its report, made for
+    /// the path the package will have, beside it, then the package moved into `accepted/` or
+    /// `rejected/` under a free name. Returns the package's new path, or nil if it was gone.
+    func commit(
+        _ name: String, from source: DirectoryHandle? = nil, accepted isAccepted: Bool,
+        report: (String) -> [UInt8]
+    ) throws -> String? {
+        let processing = source ?? self.processing
         let destination = isAccepted ? accepted : rejected
         let stem = String(name.dropLast(4))
         for attempt in 0..<100_000 {
@@ -99,7 +112,7 @@ final class IncomingFolder: Sendable {
             } catch let error as SystemError where error.code == SystemError.Code.exists {
                 continue
             }
-            try file.write(report)
+            try file.write(report(destination.child(target)))
             try file.sync()
             switch try processing.renameNoReplace(name, to: target, in: destination) {
             case true?:
@@ -116,5 +129,27 @@ final class IncomingFolder: Sendable {
             }
         }
         throw SystemError("find a free name for", path: destination.child(name), code: SystemError.Code.exists)
+    }
+
+    /// Removes the oldest packages (with their reports) of `accepted/` and `rejected/` beyond
+    /// `keep` in each, oldest by the time their report was written (the commit). Returns the paths removed.
+    func pruneReports(keep: Int) throws -> [String] {
+        var removed: [String] = []
+        for destination in [accepted, rejected] {
+            let names = try destination.names().filter { !$0.hasPrefix(".") && !$0.hasSuffix(Self.reportSuffix) }
+            guard names.count > keep else { continue }
+            var dated: [(name: String, time: Int64, nanoseconds: Int64)] = []
+            for name in names {
+                let status = destination.status(name + Self.reportSuffix) ?? destination.status(name)
+                dated.append((name, status?.modificationTime ?? 0, status?.modificationNanoseconds ?? 0))
+            }
+            dated.sort { ($0.time, $0.nanoseconds, $0.name) < ($1.time, $1.nanoseconds, $1.name) }
+            for (name, _, _) in dated.prefix(names.count - keep) {
+                try destination.removeTree(name + Self.reportSuffix)
+                try destination.removeTree(name)
+                removed.append(destination.child(name))
+            }
+        }
+        return removed
     }
 }

@@ -12,8 +12,19 @@ package struct ServeOptions: Sendable {
     package var jobs: Int
     /// Seconds between scans of the folder (the safety net for missed events).
     package var rescanSeconds: Double
-    /// A package found by a scan is taken only once it is this many seconds old.
+    /// A file not renamed in is taken once unchanged this long (and no writer holds it open), and
+    /// a file still open for writing is looked at again this often.
     package var settleSeconds: Double
+    /// A product's packages wait until none of it arrived for this long, so that versions
+    /// dropped together in any order are installed lowest first.
+    package var gatherSeconds: Double = 0.25
+    /// The first wait after an attempt failed for a passing reason; each failure doubles it, up
+    /// to `retryMaxSeconds`.
+    package var retrySeconds: Double = 5
+    /// The longest wait between attempts.
+    package var retryMaxSeconds: Double = 300
+    /// Packages kept in each of `accepted/` and `rejected/` (nil: all).
+    package var keepReports: Int? = 1000
 
     package init(
         incoming: String, root: String, unpack: UnpackOptions, jobs: Int, rescanSeconds: Double = 30,
@@ -26,13 +37,20 @@ package struct ServeOptions: Sendable {
         self.rescanSeconds = max(0.1, rescanSeconds)
         self.settleSeconds = max(0, settleSeconds)
     }
+
+    /// The wait before attempt `attempts + 1`.
+    func backoff(after attempts: Int) -> Double {
+        min(retryMaxSeconds, retrySeconds * Double(1 << min(max(attempts - 1, 0), 20)))
+    }
 }
 
 /// One package handled by the service.
 package struct ServeEvent: Sendable {
-    /// `accepted` (installed or already installed) or `rejected`.
+    /// `accepted` (installed or already installed), `rejected`, `retrying` (an attempt failed for
+    /// a passing reason; the package waits in `.processing/`) or `skipped` (an entry of the drop
+    /// folder that is not taken, said once).
     package enum Outcome: String, Sendable {
-        case accepted, rejected
+        case accepted, rejected, retrying, skipped
     }
 
     /// The name it arrived under.
@@ -48,9 +66,11 @@ package struct ServeEvent: Sendable {
     package var current: String?
     /// Errors and warnings found.
     package var findings: Int
-    /// Why it was rejected.
+    /// Why it was rejected, is retried or skipped.
     package var message: String?
     package var seconds: Double
+    /// For `retrying`: seconds until the next attempt.
+    package var retryIn: Double? = nil
 }
 
 /// What the service hands a report renderer: the validation report (nil if the package could not

@@ -2,60 +2,81 @@ import IAPCore
 
 /// `iapkg serve`: watches a folder and installs each complete package that arrives, exactly once.
 ///
-/// A package is claimed by an atomic rename into `.processing/`, installed through `Unpacker`
-/// (idempotent: identical content is "already installed"), and committed by the rename into
-/// `accepted/` or `rejected/`. After a kill at any moment, the next start handles again what
-/// `.processing/` holds and finishes half-moved reports, so every package ends in exactly one place.
+/// A file is taken only once no process holds it open for writing (`WriterCheck`), claimed by an
+/// atomic rename into `.processing/`, installed through `Unpacker` (idempotent: identical content
+/// is "already installed") in version order per product (`ServeQueue`), and committed by the
+/// rename into `accepted/` or `rejected/`. A failure that is not the package's (a full disk, a
+/// read-only ROOT, an I/O error) leaves it in `.processing/` to be tried again after a backoff.
+/// After a kill at any moment, the next start handles again what `.processing/` holds and
+/// finishes half-moved reports, so every package ends in exactly one place.
 ///
-/// `@unchecked Sendable`: the work queue and the counters (`queue`, `queued`, `stopping`,
-/// `running`) are read and written only under `lock`; `youngerSeen` only on the thread that calls
-/// `run`; everything else is immutable.
+/// `@unchecked Sendable`: `health` and `running` are read and written only under `lock`; the
+/// intake state (`held`, `said`, `leaseNoted`, `lastIntakeFailure`) only on the thread that calls
+/// `run`; the queue is its own lock; everything else is immutable.
 package final class Server: @unchecked Sendable {
     /// Renders the report kept beside a handled package.
     package typealias ReportRenderer = @Sendable (ServeReportInput) -> [UInt8]
-    /// Receives each event, from the worker that handled the package.
+    /// Receives each event, from the thread that handled the package.
     package typealias EventSink = @Sendable (ServeEvent) -> Void
+    /// Receives the health after every change and at least every few seconds.
+    package typealias HealthSink = @Sendable (ServeHealth) -> Void
 
-    private enum Work: Hashable {
-        case arrived(String)
-        case resumed(String)
-    }
-
-    private let options: ServeOptions
-    private let render: ReportRenderer
-    private let sink: EventSink
-    private let incoming: IncomingFolder
-    private let lock = ConditionLock()
-    private var queue: [Work] = []
-    private var queued: Set<Work> = []
-    private var stopping = false
+    let options: ServeOptions
+    let render: ReportRenderer
+    let sink: EventSink
+    let healthSink: HealthSink
+    let incoming: IncomingFolder
+    let queue: ServeQueue
+    let lock = ConditionLock()
+    /// Held while `accepted/` and `rejected/` are pruned (one thread at a time).
+    let pruning = ConditionLock()
+    var health: ServeHealth
     private var running = 0
-    private var youngerSeen = false  // main thread only
+    /// Files in the drop folder whose writer was still there (main thread only).
+    var held: Set<String> = []
+    /// What was said once about an entry, by name (main thread only).
+    var said: [String: String] = [:]
+    /// The note that read leases cannot be taken was given (main thread only).
+    var leaseNoted = false
+    /// The intake failure last said on stderr (main thread only).
+    var lastIntakeFailure: String?
+    /// Notes for people (stderr), from the intake.
+    let note: @Sendable (String) -> Void
 
     /// Opens the incoming folder (creating `.processing/`, `accepted/`, `rejected/`) and the store.
-    package init(options: ServeOptions, render: @escaping ReportRenderer, sink: @escaping EventSink) throws(IAPKitError)
-    {
+    package init(
+        options: ServeOptions, render: @escaping ReportRenderer, sink: @escaping EventSink,
+        health: @escaping HealthSink = { _ in }, note: @escaping @Sendable (String) -> Void = { _ in }
+    ) throws(IAPKitError) {
         self.options = options
         self.render = render
         self.sink = sink
+        self.healthSink = health
+        self.note = note
+        self.health = ServeHealth(startedAt: WallClock.now().seconds)
+        queue = ServeQueue(gatherSeconds: options.gatherSeconds)
         incoming = try translatingErrors { try IncomingFolder(options.incoming) }
         _ = try translatingErrors { try VersionStore.open(options.root, create: true) }
     }
 
     /// Runs until `stop` is signalled: recovers what a killed run left, takes what arrived while
-    /// down, then what arrives. Returns once every job in hand is finished.
-    package func run(stop: StopSignals) throws(IAPKitError) {
+    /// down, then what arrives. `ready` is called once the start-up work is done and the folder
+    /// is watched; `alive` at least every `aliveInterval` seconds from the main loop (a watchdog).
+    /// Returns once every job in hand is finished.
+    package func run(
+        stop: StopSignals, aliveInterval: Double? = nil, ready: () -> Void = {}, alive: () -> Void = {}
+    ) throws(IAPKitError) {
         try translatingErrors {
-            try runUnchecked(stop: stop)
+            try runUnchecked(stop: stop, aliveInterval: aliveInterval, ready: ready, alive: alive)
         }
     }
 
-    private func runUnchecked(stop: StopSignals) throws {
+    private func runUnchecked(stop: StopSignals, aliveInterval: Double?, ready: () -> Void, alive: () -> Void) throws {
         let watch = try FolderWatch(options.incoming)  // before the first scan: nothing slips between
         try incoming.recoverReports()
         try cleanStore()
-        for name in try incoming.claimed() { enqueue(.resumed(name)) }
-        try scan()
+        for name in try incoming.claimed() { queue.add(name, resumed: true) }
+        scan()
         for _ in 0..<options.jobs {
             lock.withLock { running += 1 }
             try BackgroundThread.start { [self] in
@@ -66,33 +87,53 @@ package final class Server: @unchecked Sendable {
                 }
             }
         }
-        var lastScan = PackageBuilder.monotonicSeconds()
+        ready()
+        publishHealth()
+        var lastScan = MonotonicClock.seconds()
+        var lastHeld = lastScan
+        var lastBeat = lastScan
         while true {
-            // A scan that left young files looks again once they have settled.
-            let interval =
-                youngerSeen ? min(options.rescanSeconds, options.settleSeconds + 0.05) : options.rescanSeconds
-            let wait = max(0, interval - (PackageBuilder.monotonicSeconds() - lastScan))
+            let now = MonotonicClock.seconds()
+            var wait = options.rescanSeconds - (now - lastScan)
+            let heldInterval = max(options.settleSeconds, 0.1)
+            if !held.isEmpty { wait = min(wait, heldInterval - (now - lastHeld)) }
+            wait = min(wait, aliveInterval ?? 5, 5)
             let ready = waitReadable(
-                [watch.descriptor, stop.descriptor], milliseconds: Int32(min(wait, 60) * 1000) + 1)
+                [watch.descriptor, stop.descriptor], milliseconds: Int32(max(0, min(wait, 60)) * 1000) + 1)
             if stop.takeRequest() { break }
             if ready.contains(watch.descriptor) {
                 let batch = try watch.read()
-                for name in batch.names where IncomingFolder.isPackageName(name) { enqueue(.arrived(name)) }
+                for name in Set(batch.names).sorted() { consider(name, renamedIn: batch.renamedIn.contains(name)) }
                 if batch.overflowed {
-                    try scan()
-                    lastScan = PackageBuilder.monotonicSeconds()
+                    scan()
+                    lastScan = MonotonicClock.seconds()
                 }
             }
-            if PackageBuilder.monotonicSeconds() - lastScan >= interval {
-                try scan()
-                lastScan = PackageBuilder.monotonicSeconds()
+            let after = MonotonicClock.seconds()
+            if after - lastHeld >= heldInterval, !held.isEmpty {
+                for name in held.sorted() { consider(name) }
+                lastHeld = after
+            }
+            if after - lastScan >= options.rescanSeconds {
+                scan()
+                lastScan = MonotonicClock.seconds()
+            }
+            if after - lastBeat >= min(aliveInterval ?? 5, 5) {
+                alive()
+                publishHealth()
+                lastBeat = after
             }
         }
+        queue.stop()
         lock.withLock {
-            stopping = true
-            lock.broadcast()
             while running > 0 { lock.wait() }
         }
+        // Claimed but never started: back where the uploader left them (a later start takes them).
+        for item in queue.remaining() where !item.resumed {
+            _ = try? incoming.processing.renameNoReplace(item.name, to: item.name, in: incoming.folder)
+        }
+        try? incoming.folder.sync()
+        publishHealth()
     }
 
     /// Removes what killed installs left in every product of the store (under each product's lock).
@@ -103,90 +144,31 @@ package final class Server: @unchecked Sendable {
         }
     }
 
-    private func scan() throws {
-        let (names, younger) = try incoming.waiting(settled: options.settleSeconds)
-        youngerSeen = younger
-        for name in names { enqueue(.arrived(name)) }
-    }
-
-    private func enqueue(_ work: Work) {
-        lock.withLock {
-            guard queued.insert(work).inserted else { return }
-            queue.append(work)
-            lock.broadcast()
+    /// Sends the health, counts refreshed, to the health sink.
+    func publishHealth() {
+        let (waiting, retrying) = queue.counts(now: MonotonicClock.seconds())
+        let snapshot = lock.withLock {
+            health.waiting = waiting
+            health.retrying = retrying
+            health.updatedAt = WallClock.now().seconds
+            return health
         }
-    }
-
-    /// The next job, or nil once stopping.
-    private func next() -> Work? {
-        lock.withLock {
-            while queue.isEmpty && !stopping { lock.wait() }
-            if stopping { return nil }
-            let work = queue.removeFirst()
-            queued.remove(work)
-            return work
-        }
+        healthSink(snapshot)
     }
 
     private func work() {
-        while let item = next() {
-            switch item {
-            case .arrived(let name):
-                // false: a package of that name is still being handled; a later scan brings it.
-                guard (try? incoming.claim(name)) == true else { continue }
-                handle(name)
-            case .resumed(let name):
-                handle(name)
+        while let item = queue.next() {
+            if item.identified {
+                handle(item)
+            } else {
+                identify(item)
             }
         }
-    }
-
-    /// Installs the claimed package `name` and commits it; a failure to commit leaves it claimed,
-    /// to be handled again at the next start.
-    private func handle(_ name: String) {
-        let started = PackageBuilder.monotonicSeconds()
-        let path = incoming.processing.child(name)
-        var validation: ValidationReport?
-        var input = ServeReportInput(
-            path: incoming.folder.child(name), validation: nil, failure: nil, unreadable: false)
-        var report: UnpackReport?
-        do {
-            report = try Unpacker.unpack(path, into: options.root, options: options.unpack, validation: &validation)
-        } catch {
-            if case .system = error { input.unreadable = true }
-            if case .invalid = error {} else { input.failure = error.description.replacingPath(path, with: input.path) }
-        }
-        validation?.path = input.path
-        input.validation = validation
-        let accepted = report != nil
-        let findings = validation?.findings.count ?? 0
-        let moved: String?
-        do {
-            moved = try incoming.commit(name, accepted: accepted, report: render(input))
-        } catch {
-            sink(
-                ServeEvent(
-                    file: name, productIdentifier: validation?.productIdentifier, version: validation?.contentVersion,
-                    outcome: .rejected,
-                    action: nil, movedTo: path, current: nil, findings: findings,
-                    message: "left in \(path) for the next start: \(error)",
-                    seconds: PackageBuilder.monotonicSeconds() - started))
-            return
-        }
-        guard let moved else { return }
-        let errors = validation?.errors ?? 0
-        let message = input.failure ?? (accepted ? nil : "invalid: \(errors) error\(errors == 1 ? "" : "s")")
-        sink(
-            ServeEvent(
-                file: name, productIdentifier: validation?.productIdentifier, version: validation?.contentVersion,
-                outcome: accepted ? .accepted : .rejected, action: report?.action, movedTo: moved,
-                current: report?.current,
-                findings: findings, message: message, seconds: PackageBuilder.monotonicSeconds() - started))
     }
 }
 
 extension String {
-    /// The text with every occurrence of `path` replaced (messages name where the package arrived).
+    /// The text with every occurrence of `path` replaced (messages name where the package is now).
     func replacingPath(_ path: String, with other: String) -> String {
         path.isEmpty ? self : replacing(path, with: other)
     }

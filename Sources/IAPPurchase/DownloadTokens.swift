@@ -1,0 +1,159 @@
+import Crypto
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// Download tokens: short-lived bearer tokens bound to one product, signed with HMAC-SHA256.
+///
+/// A token is `BASE64URL(claims) "." BASE64URL(HMAC-SHA256(key, BASE64URL(claims)))`, the claims
+/// `{"exp":<unix seconds>,"pid":"<product>","v":1}`. Nothing is stored on the server: a token is
+/// valid while its signature verifies and `exp` is ahead, so rotating the key revokes every token.
+///
+/// ```swift
+/// let tokens = try DownloadTokens(key: keyFileBytes)
+/// let token = tokens.issue(product: "com.example.game.levels.pack1", ttl: 600)
+/// try tokens.check(token, product: "com.example.game.levels.pack1")   // throws TokenRefusal when not
+/// ```
+public struct DownloadTokens: Sendable {
+    /// The shortest key accepted, in bytes (the HMAC-SHA256 block's security level).
+    public static let minimumKeyLength = 32
+    /// The longest token accepted when checking.
+    public static let maxTokenLength = 512
+
+    /// The key's bytes (SymmetricKey is not Sendable; one is made per use, which costs a copy).
+    private let keyBytes: [UInt8]
+
+    /// The HMAC key.
+    private var key: SymmetricKey { SymmetricKey(data: keyBytes) }
+
+    /// Tokens signed with `key` (at least 32 bytes, e.g. `head -c 32 /dev/urandom`).
+    public init(key: [UInt8]) throws(TokenKeyError) {
+        guard key.count >= Self.minimumKeyLength else {
+            throw TokenKeyError(
+                "the key is \(key.count) bytes; at least \(Self.minimumKeyLength) random bytes are needed "
+                    + "(head -c 32 /dev/urandom > gate.key)")
+        }
+        self.keyBytes = key
+    }
+
+    /// A token for `product` valid for `ttl` seconds from `now`.
+    public func issue(product: String, ttl: Int, now: Date = Date()) -> IssuedToken {
+        let expires = Int64(now.timeIntervalSince1970.rounded(.down)) + Int64(ttl)
+        let claims = Claims(exp: expires, pid: product, v: 1)
+        return IssuedToken(
+            token: signed(claims: claims.json), product: product,
+            expiresAt: Date(timeIntervalSince1970: Double(expires)))
+    }
+
+    /// `BASE64URL(claims) "." BASE64URL(HMAC-SHA256(key, BASE64URL(claims)))`.
+    func signed(claims: [UInt8]) -> String {
+        let body = Base64URL.encode(claims)
+        return body + "." + Base64URL.encode(HMAC<SHA256>.authenticationCode(for: Array(body.utf8), using: key))
+    }
+
+    /// Checks that `token` was issued with this key for `product` and has not expired at `now`.
+    /// - Throws: ``TokenRefusal``.
+    public func check(_ token: String, product: String, now: Date = Date()) throws(TokenRefusal) {
+        let claims = try verified(token)
+        guard Double(claims.exp) > now.timeIntervalSince1970 else {
+            throw TokenRefusal(.expired, "the token expired; ask for a new one")
+        }
+        guard claims.pid == product else {
+            throw TokenRefusal(.otherProduct, "the token is for another product")
+        }
+    }
+
+    /// The claims of `token` once its form and signature are checked (expiry is not).
+    func verified(_ token: String) throws(TokenRefusal) -> Claims {
+        guard !token.isEmpty else { throw TokenRefusal(.missing, "no token was given") }
+        guard token.utf8.count <= Self.maxTokenLength else {
+            throw TokenRefusal(.malformed, "the token is longer than \(Self.maxTokenLength) bytes")
+        }
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, let body = Base64URL.decode(parts[0]), let mac = Base64URL.decode(parts[1]),
+            !body.isEmpty
+        else {
+            throw TokenRefusal(.malformed, "a token is two base64url parts joined by '.'")
+        }
+        guard HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: Array(parts[0].utf8), using: key) else {
+            throw TokenRefusal(.signature, "the token's signature does not verify (altered, or from another key)")
+        }
+        guard JSONShape.isObject(body), let claims = try? JSONDecoder().decode(Claims.self, from: Data(body)),
+            claims.v == 1
+        else {
+            throw TokenRefusal(.malformed, "the token's claims are not version 1")
+        }
+        return claims
+    }
+
+    /// What a token says.
+    struct Claims: Codable, Equatable {
+        /// Expiry, seconds since 1970.
+        let exp: Int64
+        /// The product.
+        let pid: String
+        /// The claims' version.
+        let v: Int
+
+        /// The claims as JSON with sorted keys.
+        var json: [UInt8] {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            // Encoding two integers and a string cannot fail.
+            return (try? Array(encoder.encode(self))) ?? []
+        }
+    }
+}
+
+/// A token just issued, with what it is for.
+public struct IssuedToken: Sendable, Equatable {
+    /// The bearer token, for `Authorization: Bearer <token>`.
+    public let token: String
+    /// The product it opens.
+    public let product: String
+    /// When it stops opening it.
+    public let expiresAt: Date
+}
+
+/// A token key that cannot be used (too short).
+public struct TokenKeyError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// What was wrong.
+    public let description: String
+
+    /// An error saying `description`.
+    public init(_ description: String) { self.description = description }
+}
+
+/// Why a token does not open a file: a stable reason code and a message.
+public struct TokenRefusal: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The stable reason codes.
+    public enum Reason: String, CaseIterable, Sendable {
+        /// No token was sent.
+        case missing = "token-missing"
+        /// The token is not two base64url parts, or its claims are not readable.
+        case malformed = "token-malformed"
+        /// The signature does not verify: altered, or signed with another (rotated) key.
+        case signature = "token-signature"
+        /// The token's time is over.
+        case expired = "token-expired"
+        /// The token opens another product.
+        case otherProduct = "token-other-product"
+    }
+
+    /// The stable code.
+    public let reason: Reason
+    /// What was wrong, for people; never contains the token.
+    public let message: String
+
+    /// A refusal for `reason` explained by `message`.
+    public init(_ reason: Reason, _ message: String) {
+        self.reason = reason
+        self.message = message
+    }
+
+    /// `reason: message`.
+    public var description: String { "\(reason.rawValue): \(message)" }
+}

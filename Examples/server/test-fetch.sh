@@ -210,10 +210,10 @@ if [ "$status" = 0 ] && [ "$(json_field "$work/r5.json" version)" = 1.0 ] \
    && matches_manifest "$work/sw-a/versions/1.0" "$work/srv/$sw/1.0/manifest.json"; then
   pass "current moved to 1.1 mid-download, 1.0 still served: the client finished and installed 1.0, exactly"
 else fail "switch (kept): exit $status"; fi
-# (b) 1.2 published with --keep 1 while 1.1 is being fetched: 1.1 disappears, the client restarts on 1.2.
+# (b) 1.2 published with --keep 1 --keep-for 0 while 1.1 is being fetched: 1.1 disappears, the client restarts on 1.2.
 "${fetch_cmd[@]}" "$base" "$sw" --into "$work/sw-b" --parallel 1 --json > "$work/r6.json" 2>/dev/null & bg_pid=$!
 wait_for_part "$work/sw-b"
-publish "$work/sw-1.2.pkg" --keep 1
+publish "$work/sw-1.2.pkg" --keep 1 --keep-for 0   # a server that prunes at once (iapkg keeps 24 h by default)
 status=0; wait "$bg_pid" || status=$?; bg_pid=""
 if [ "$status" = 0 ] && [ "$(json_field "$work/r6.json" version)" = 1.2 ] && [ ! -e "$work/srv/$sw/1.1" ] \
    && matches_manifest "$work/sw-b/versions/1.2" "$work/srv/$sw/1.2/manifest.json" && [ "$(ls "$work/sw-b/versions")" = 1.2 ]; then

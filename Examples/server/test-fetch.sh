@@ -34,6 +34,8 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
+# shellcheck source=nginx-for-tests.sh
+source "$here/nginx-for-tests.sh"
 trap 'echo "test-fetch: FAILED: a command failed at line $LINENO" >&2' ERR
 failures=0
 fail() { echo "test-fetch: FAILED: $*" >&2; failures=$((failures + 1)); }
@@ -41,37 +43,18 @@ pass() { echo "test-fetch: ok: $*"; }
 
 # nginx: the example site, listening on a free port with ROOT = $work/srv; a server-level switch
 # ($work/fail500 present: every request gets 500); products named *.slow.* sent at 16 MiB/s, *.slower.* at 8 MiB/s.
-port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-mkdir -p "$work/srv" "$work/nginx/logs" "$work/nginx/tmp" "$work/src"
-sed -e "s|listen 80; .*|listen 127.0.0.1:$port;|" -e "s|root /srv/content; .*|root $work/srv;|" \
-    -e "0,/^server {/s||server {\n    if (-f $work/fail500) { return 500; }|" \
-  "$here/iapkg-content.conf" > "$work/nginx/site.conf"
+port="$(free_port)"
+mkdir -p "$work/srv" "$work/nginx" "$work/src"
+site_conf "$here/iapkg-content.conf" "$port" "$work/srv" \
+    -e "0,/^server {/s||server {\n    if (-f $work/fail500) { return 500; }|" > "$work/nginx/site.conf"
 grep -q "fail500" "$work/nginx/site.conf" || { echo "test-fetch: no 'server {' line in iapkg-content.conf" >&2; exit 2; }
-cat > "$work/nginx/nginx.conf" <<CONF
-worker_processes 1;
-pid $work/nginx/nginx.pid;
-error_log $work/nginx/logs/error.log warn;
-events { worker_connections 256; }
-http {
-    include /etc/nginx/mime.types;
-    log_format fetch '\$status \$body_bytes_sent "\$request_uri" "\$http_range" "\$http_authorization"';
+start_nginx "$work/nginx" "    log_format fetch '\$status \$body_bytes_sent \"\$request_uri\" \"\$http_range\" \"\$http_authorization\"';
     access_log $work/nginx/logs/access.log fetch;
     map \$uri \$fetch_rate { default 0; ~\.slow\. 16m; ~\.slower\. 8m; }
     limit_rate \$fetch_rate;
-    client_body_temp_path $work/nginx/tmp/body;
-    proxy_temp_path $work/nginx/tmp/proxy;
-    fastcgi_temp_path $work/nginx/tmp/fastcgi;
-    uwsgi_temp_path $work/nginx/tmp/uwsgi;
-    scgi_temp_path $work/nginx/tmp/scgi;
-    sendfile on;
-    include $work/nginx/site.conf;
-}
-CONF
-nginx -t -p "$work/nginx" -c "$work/nginx/nginx.conf" -q
-nginx -p "$work/nginx" -c "$work/nginx/nginx.conf" -g 'daemon off;' &
-nginx_pid=$!
+    include $work/nginx/site.conf;"
 base="http://127.0.0.1:$port"
-for _ in $(seq 1 100); do curl -s -o /dev/null "$base/" && break; sleep 0.1; done
+wait_for_http "$base/"
 log="$work/nginx/logs/access.log"
 
 # Server-side bytes: mark the log, then sum $body_bytes_sent of the lines after the mark whose

@@ -14,6 +14,9 @@ let package = Package(
         .executable(name: "iapkg", targets: ["iapkg"]),
         .library(name: "IAPKit", targets: ["IAPKit"]),
         .library(name: "IAPPurchase", targets: ["IAPPurchase"]),
+        // The download client for apps and mirrors (URLSession; builds for Apple platforms too).
+        .library(name: "IAPClient", targets: ["IAPClient"]),
+        .executable(name: "iapkg-fetch", targets: ["iapkg-fetch"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -21,7 +24,8 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         // `serve --metrics-file`: the Prometheus text format (no web stack; swift-metrics and swift-atomics only).
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
-        // Purchase verification (StoreKit 2 JWS, its x5c chain) and download tokens: IAPPurchase.
+        // Purchase verification (StoreKit 2 JWS, its x5c chain) and download tokens: IAPPurchase; SHA-256
+        // for the download client, IAPClient (CryptoKit's API on every platform, CryptoKit itself on Apple's).
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
@@ -56,9 +60,20 @@ let package = Package(
         .target(name: "PayloadKit", dependencies: ["CLibArchive", "IAPRules", "IAPCore"]),
         // Xcode projects: a strict old-style property list reader, an In-App Purchase Content target's files.
         .target(name: "XcodeKit", dependencies: ["IAPRules", "IAPCore"]),
+        // What an update downloads: the plan between two versions' file lists, shared by `iapkg diff`
+        // and the download client; plain Swift, no dependencies.
+        .target(name: "IAPDelivery"),
         // The domain: content folders, ContentInfo, rules, build, inspect, validate, unpack.
         .target(
-            name: "IAPKit", dependencies: ["IAPRules", "IAPCore", "XMLKit", "XarKit", "BomKit", "PayloadKit", "XcodeKit"]),
+            name: "IAPKit",
+            dependencies: [
+                "IAPRules", "IAPCore", "XMLKit", "XarKit", "BomKit", "PayloadKit", "XcodeKit", "IAPDelivery",
+            ]),
+        // The download client: fetches a published version over HTTP (URLSession), verified, resumable,
+        // in deltas, installed atomically. Foundation and swift-crypto only, so it builds for Apple platforms.
+        .target(
+            name: "IAPClient",
+            dependencies: ["IAPDelivery", .product(name: "Crypto", package: "swift-crypto")]),
         // Commands, options, text/JSON/JUnit rendering, exit codes.
         .target(
             name: "IAPKitCLI",
@@ -77,6 +92,10 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ]),
+        // `iapkg fetch`: full Foundation and libcurl, so an executable of its own beside `iapkg`.
+        .executableTarget(
+            name: "iapkg-fetch",
+            dependencies: ["IAPClient", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         // libFuzzer targets, one per parser of untrusted bytes (`.ci/fuzz` builds them with
         // -sanitize=fuzzer,address -DFUZZING); a plain build makes `iapkg-fuzz TARGET FILE…`, which replays inputs.
         .target(
@@ -87,6 +106,7 @@ let package = Package(
         // What the test targets share: running the built binary, scratch folders, fixture builders.
         .target(name: "IAPTestSupport", path: "Tests/IAPTestSupport"),
         .testTarget(name: "IAPRulesTests", dependencies: ["IAPRules"]),
+        .testTarget(name: "IAPClientTests", dependencies: ["IAPClient", "IAPDelivery"]),
         .testTarget(name: "IAPCoreTests", dependencies: ["IAPCore"]),
         .testTarget(name: "XMLKitTests", dependencies: ["XMLKit"]),
         .testTarget(name: "XarKitTests", dependencies: ["XarKit", "IAPRules", "IAPCore", "IAPTestSupport"]),
@@ -124,7 +144,7 @@ let package = Package(
             exclude: ["Corpus", "Dictionaries", "Regressions"]),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["IAPKit", "IAPRules", "XarKit", "BomKit", "IAPCore", "IAPTestSupport"],
+            dependencies: ["IAPKit", "IAPRules", "XarKit", "BomKit", "IAPCore", "IAPTestSupport", "IAPClient"],
             exclude: ["Fixtures"]),
     ]
 )

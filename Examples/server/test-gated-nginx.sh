@@ -36,7 +36,8 @@ cleanup() {
 trap cleanup EXIT
 failures=0
 fail() { echo "test-gated-nginx: FAIL: $*" >&2; failures=$((failures + 1)); }
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+# shellcheck source=nginx-for-tests.sh
+source "$here/nginx-for-tests.sh"
 
 # The store: two products, one version each.
 mkdir -p "$work/srv" "$work/nginx/logs" "$work/nginx/tmp"
@@ -62,33 +63,14 @@ start_gate "$work/gate.key"
 
 # nginx: the gated site, and beside it the ungated one (iapkg-content.conf) on the same store, for comparison.
 port="$(free_port)"; open_port="$(free_port)"
-sed -e "s|listen 80; .*|listen 127.0.0.1:$port;|" -e "s|root /srv/content; .*|root $work/srv;|" \
-  -e "s|server 127.0.0.1:8089; .*|server 127.0.0.1:$gate_port;|" "$here/iapkg-gated.conf" > "$work/nginx/gated.conf"
-sed -e "s|listen 80; .*|listen 127.0.0.1:$open_port;|" -e "s|root /srv/content; .*|root $work/srv;|" \
-  "$here/iapkg-content.conf" > "$work/nginx/open.conf"
-cat > "$work/nginx/nginx.conf" <<CONF
-worker_processes 1;
-pid $work/nginx/nginx.pid;
-error_log $work/nginx/logs/error.log warn;
-events { worker_connections 1024; }
-http {
-    include /etc/nginx/mime.types;
-    access_log $work/nginx/logs/access.log;
-    client_body_temp_path $work/nginx/tmp/body;
-    proxy_temp_path $work/nginx/tmp/proxy;
-    fastcgi_temp_path $work/nginx/tmp/fastcgi;
-    uwsgi_temp_path $work/nginx/tmp/uwsgi;
-    scgi_temp_path $work/nginx/tmp/scgi;
-    sendfile on;
+site_conf "$here/iapkg-gated.conf" "$port" "$work/srv" -e "s|server 127.0.0.1:8089; .*|server 127.0.0.1:$gate_port;|" \
+  > "$work/nginx/gated.conf"
+site_conf "$here/iapkg-content.conf" "$open_port" "$work/srv" > "$work/nginx/open.conf"
+start_nginx "$work/nginx" "    access_log $work/nginx/logs/access.log;
     include $work/nginx/gated.conf;
-    include $work/nginx/open.conf;
-}
-CONF
-nginx -t -p "$work/nginx" -c "$work/nginx/nginx.conf" -q
-nginx -p "$work/nginx" -c "$work/nginx/nginx.conf" -g 'daemon off;' &
-nginx_pid=$!
+    include $work/nginx/open.conf;"
 base="http://127.0.0.1:$port"
-for _ in $(seq 1 100); do curl -s -o /dev/null "$base/" && break; sleep 0.1; done
+wait_for_http "$base/"
 
 # 1. Transactions: each refusal gives 403 and its reason code; the valid one a token.
 authorize() {   # authorize FILE: the response body; the status in $work/status

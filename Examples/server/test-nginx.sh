@@ -24,31 +24,14 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
+# shellcheck source=nginx-for-tests.sh
+source "$here/nginx-for-tests.sh"
 
-port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-mkdir -p "$work/incoming" "$work/srv" "$work/nginx/logs" "$work/nginx/tmp" "$work/pkgs"
-sed -e "s|listen 80; .*|listen 127.0.0.1:$port;|" -e "s|root /srv/content; .*|root $work/srv;|" \
-  "$here/iapkg-content.conf" > "$work/nginx/site.conf"
-cat > "$work/nginx/nginx.conf" <<CONF
-worker_processes 1;
-pid $work/nginx/nginx.pid;
-error_log $work/nginx/logs/error.log warn;
-events { worker_connections 256; }
-http {
-    include /etc/nginx/mime.types;
-    access_log $work/nginx/logs/access.log;
-    client_body_temp_path $work/nginx/tmp/body;
-    proxy_temp_path $work/nginx/tmp/proxy;
-    fastcgi_temp_path $work/nginx/tmp/fastcgi;
-    uwsgi_temp_path $work/nginx/tmp/uwsgi;
-    scgi_temp_path $work/nginx/tmp/scgi;
-    sendfile on;
-    include $work/nginx/site.conf;
-}
-CONF
-nginx -t -p "$work/nginx" -c "$work/nginx/nginx.conf" -q
-nginx -p "$work/nginx" -c "$work/nginx/nginx.conf" -g 'daemon off;' &
-nginx_pid=$!
+port="$(free_port)"
+mkdir -p "$work/incoming" "$work/srv" "$work/pkgs" "$work/nginx"
+site_conf "$here/iapkg-content.conf" "$port" "$work/srv" > "$work/nginx/site.conf"
+start_nginx "$work/nginx" "    access_log $work/nginx/logs/access.log;
+    include $work/nginx/site.conf;"
 
 # The packages: one product, versions 1.1 … 1.VERSIONS, a few files that change and one that does not.
 product=com.example.nginx.pack

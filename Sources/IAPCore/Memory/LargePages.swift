@@ -25,6 +25,12 @@ extension Array {
     /// An empty array with room for `capacity` elements, that room advised to huge pages
     /// (``LargePages``): for lists of millions of bytes built by appending.
     package init(largeCapacity capacity: Int) {
+        // With no room asked for, the initializer below would write the count of the one empty array
+        // storage all threads share (ThreadSanitizer saw two serve workers do it at once).
+        guard capacity > 0 else {
+            self.init()
+            return
+        }
         self.init(unsafeUninitializedCapacity: capacity) { buffer, count in
             LargePages.advise(UnsafeMutableRawBufferPointer(buffer))
             count = 0

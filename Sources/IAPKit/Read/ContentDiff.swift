@@ -1,4 +1,5 @@
 import IAPCore
+import IAPDelivery
 
 /// What changes between two versions of content: files added, removed and changed (by the SHA-256
 /// of their decoded bytes), and the bytes an app must download to update.
@@ -36,32 +37,25 @@ public struct ContentDiff: Codable, Sendable {
     public static func compare(_ old: String, _ new: String) throws(IAPKitError) -> ContentDiff {
         let before = try ContentSnapshot.read(old)
         let after = try ContentSnapshot.read(new)
-        var oldItems: [String: ContentManifest.Item] = [:]
-        for item in before.items { oldItems[item.path] = item }
-        var added: [Change] = []
-        var changed: [Change] = []
-        var unchanged = 0
-        var newPaths = Set<String>()
-        for item in after.items {
-            newPaths.insert(item.path)
-            if let previous = oldItems[item.path] {
-                if previous.kind == item.kind && previous.value == item.value {
-                    unchanged += 1
-                } else {
-                    changed.append(Change(path: item.path, kind: item.kind, oldSize: previous.size, newSize: item.size))
-                }
-            } else {
-                added.append(Change(path: item.path, kind: item.kind, oldSize: nil, newSize: item.size))
-            }
+        let plan = UpdatePlan(from: before.items.map(\.deliveryItem), to: after.items.map(\.deliveryItem))
+        func change(_ old: DeliveryItem?, _ new: DeliveryItem?) -> Change {
+            Change(
+                path: (new ?? old)?.path ?? "", kind: (new ?? old)?.kind ?? "", oldSize: old?.size, newSize: new?.size)
         }
-        let removed = before.items.filter { !newPaths.contains($0.path) }.map {
-            Change(path: $0.path, kind: $0.kind, oldSize: $0.size, newSize: nil)
-        }
-        let download = (added + changed).reduce(UInt64(0)) { $0 &+ ($1.newSize ?? 0) }
+        let added = plan.added.map { change(nil, $0) }
+        let changed = plan.changed.map { change($0.old, $0.new) }
+        let removed = plan.removed.map { change($0, nil) }
+        let unchanged = plan.unchanged.count
+        let download = plan.downloadBytes
         return ContentDiff(
             old: before.side(old), new: after.side(new), added: added, removed: removed, changed: changed,
             unchanged: unchanged, downloadBytes: download)
     }
+}
+
+extension ContentManifest.Item {
+    /// The item as the update plan compares it.
+    var deliveryItem: DeliveryItem { DeliveryItem(path: path, kind: kind, value: value, size: size) }
 }
 
 /// Files and symlinks of one version (folders left out), sorted by path.

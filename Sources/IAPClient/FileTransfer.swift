@@ -1,0 +1,230 @@
+import Crypto
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// One file of a version fetched into a part file, in ranges of at most ``rangeSize`` bytes:
+/// resumed from the bytes already there (`If-Range` with the validator the first answer gave, so
+/// a file changed on the server comes whole), hashed as the bytes arrive, checked against the
+/// manifest's size and SHA-256. Not flushed here: a resumed run verifies every staged file again,
+/// and the version is flushed once before install.
+struct FileTransfer {
+    let transfers: Transfers
+    let file: VersionManifest.File
+    let url: URL
+    /// Where the bytes go; beside it, `part + ".validator"` keeps the ETag or Last-Modified.
+    let part: String
+
+    private var validatorPath: String { part + ".validator" }
+    /// Files from this size on keep a validator and are resumed; smaller ones are fetched again whole.
+    static let resumableSize: UInt64 = 256 * 1024
+    /// The most one request asks for. URLSession on Linux queues every piece of a body for its
+    /// delegate with no flow control, so one answer is what may wait in memory when the disk is
+    /// slower than the network (a 1 GiB file in one answer peaked at 420 MB).
+    static let rangeSize: UInt64 = 8 << 20
+
+    /// What has been received of the part, across requests.
+    private final class Received {
+        var have: UInt64 = 0
+        var hasher = SHA256()
+        var validator: String?
+        /// True when the bytes come from more than one answer (a resume, several ranges).
+        var joined = false
+    }
+
+    /// Fetches what the part file lacks and checks the whole; on return the part holds the
+    /// manifest's bytes. Bytes joined from several answers whose digest differs are fetched
+    /// again, once, before the file is refused.
+    func run() async throws(FetchError) {
+        var restarted = false
+        while true {
+            let (joined, digest) = try await fetch()
+            if digest == file.sha256 { return }
+            removePart()
+            transfers.meter.set(file.path, to: 0)
+            if !joined || restarted {
+                throw .refused(
+                    file.path,
+                    "the server's bytes are not the manifest's (SHA-256 \(digest), expected \(file.sha256)): "
+                        + "the file was changed after the version was published")
+            }
+            restarted = true
+        }
+    }
+
+    /// Brings the part to the manifest's size; returns whether its bytes were joined from several
+    /// answers, and their SHA-256.
+    private func fetch() async throws(FetchError) -> (joined: Bool, digest: String) {
+        let received = Received()
+        received.have = partSize()
+        if received.have > file.size { removePart() }
+        if received.have > 0 && received.have <= file.size {
+            received.validator = try? String(contentsOfFile: validatorPath, encoding: .utf8)
+            if received.validator?.isEmpty ?? true {
+                removePart()
+                received.have = 0
+            } else {
+                try hashPrefix(received)
+                received.joined = true
+            }
+        } else {
+            received.have = 0
+        }
+        transfers.meter.set(file.path, to: received.have)
+        while received.have < file.size {
+            try await transfers.retrying(url) { try await request(received) }
+        }
+        return (received.joined, Digests.hex(received.hasher.finalize()))
+    }
+
+    /// One request: the next range (or the whole file when it fits in one).
+    private func request(_ received: Received) async throws {
+        let start = received.have
+        let end = min(start + Self.rangeSize, file.size)
+        var headers: [String: String] = [:]
+        if start > 0 || end < file.size {
+            headers["Range"] = "bytes=\(start)-\(end - 1)"
+            if let validator = received.validator, !validator.isEmpty { headers["If-Range"] = validator }
+            if start > 0 { received.joined = true }
+        }
+        let sink = try PartSink(path: part, keep: start)
+        defer { sink.close() }
+        let (size, path, meter, validatorPath) = (file.size, file.path, transfers.meter, validatorPath)
+        _ = try await transfers.http.get(url, headers: headers) { event in
+            switch event {
+            case .response(let response):
+                try Self.checkLength(response, expected: size, path: path)
+                switch response.statusCode {
+                case 206 where Self.rangeStart(response) == start:
+                    break
+                case 200:
+                    if start > 0 {
+                        try sink.truncate()
+                        received.have = 0
+                        received.hasher = SHA256()
+                        received.joined = false
+                        meter.set(path, to: 0)
+                    }
+                case 206, 416:
+                    try sink.truncate()
+                    received.have = 0
+                    received.hasher = SHA256()
+                    meter.set(path, to: 0)
+                    throw StatusError(status: 503)
+                default:
+                    throw StatusError(status: response.statusCode)
+                }
+                if received.validator == nil || response.statusCode == 200 {
+                    received.validator = Self.validator(response)
+                    if size >= Self.resumableSize {
+                        try Data(received.validator!.utf8).write(to: URL(fileURLWithPath: validatorPath))
+                    }
+                }
+            case .data(let piece):
+                guard received.have + UInt64(piece.count) <= size else {
+                    throw FetchError.refused(path, "the server sends more than the manifest's \(size) bytes")
+                }
+                try sink.write(piece)
+                received.hasher.update(data: piece)
+                received.have += UInt64(piece.count)
+                meter.received(path, piece.count)
+            }
+        }
+        guard received.have >= end else { throw URLError(.networkConnectionLost) }
+    }
+
+    /// Hashes the part's first `received.have` bytes (kept from an earlier run).
+    private func hashPrefix(_ received: Received) throws(FetchError) {
+        do {
+            try Digests.update(&received.hasher, withFile: part, length: received.have)
+        } catch let error as FetchError {
+            throw error
+        } catch {
+            throw .local(part, "cannot be read (\(error))")
+        }
+    }
+
+    private func partSize() -> UInt64 {
+        LocalFiles.regularSize(part) ?? 0
+    }
+
+    private func removePart() {
+        _ = unlink(part)
+        _ = unlink(validatorPath)
+    }
+
+    /// The first byte a 206 answer's `Content-Range: bytes FIRST-LAST/TOTAL` carries.
+    static func rangeStart(_ response: HTTPURLResponse) -> UInt64? {
+        guard let value = response.value(forHTTPHeaderField: "Content-Range"), value.hasPrefix("bytes ") else {
+            return nil
+        }
+        return UInt64(value.dropFirst(6).prefix { $0 != "-" })
+    }
+
+    /// Refuses an answer whose length says the server's file is not the manifest's size (a 200's
+    /// Content-Length, a 206's Content-Range total), before its bytes are taken.
+    static func checkLength(_ response: HTTPURLResponse, expected: UInt64, path: String) throws {
+        var length: UInt64?
+        if response.statusCode == 200, response.expectedContentLength >= 0 {
+            length = UInt64(response.expectedContentLength)
+        } else if response.statusCode == 206, let range = response.value(forHTTPHeaderField: "Content-Range"),
+            let slash = range.lastIndex(of: "/")
+        {
+            length = UInt64(range[range.index(after: slash)...])
+        }
+        if let length, length != expected {
+            throw FetchError.refused(
+                path,
+                "the server's file has \(length) bytes, the manifest \(expected): "
+                    + "the file was changed after the version was published")
+        }
+    }
+
+    /// The answer's strong ETag, else its Last-Modified (empty when it has neither), for `If-Range`.
+    static func validator(_ response: HTTPURLResponse) -> String {
+        if let etag = response.value(forHTTPHeaderField: "ETag"), !etag.hasPrefix("W/") { return etag }
+        return response.value(forHTTPHeaderField: "Last-Modified") ?? ""
+    }
+}
+
+/// The part file being written: opened once per request, appended to or truncated.
+final class PartSink {
+    private let handle: FileHandle
+    private let path: String
+
+    /// Opens (creating) `path`, keeping its first `keep` bytes and appending after them.
+    init(path: String, keep: UInt64) throws {
+        self.path = path
+        // Not FileManager.createFile: it writes a temporary file, flushes it and renames it.
+        let descriptor = open(path, O_WRONLY | O_CREAT, 0o644)
+        guard descriptor >= 0 else {
+            throw FetchError.local(path, "cannot be opened for writing (\(String(cString: strerror(errno))))")
+        }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        self.handle = handle
+        try handle.truncate(atOffset: keep)
+        try handle.seek(toOffset: keep)
+    }
+
+    /// Empties the file to write it from its start.
+    func truncate() throws {
+        try handle.truncate(atOffset: 0)
+        try handle.seek(toOffset: 0)
+    }
+
+    /// Appends `data`.
+    func write(_ data: Data) throws {
+        do {
+            try handle.write(contentsOf: data)
+        } catch {
+            throw FetchError.local(path, "cannot be written (\(error.localizedDescription))")
+        }
+    }
+
+    /// Closes the file.
+    func close() {
+        try? handle.close()
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+
+/// Pause, resume and cancel for one download: pausing cancels the requests in flight (what they
+/// fetched stays, to be resumed with a range request) and holds every worker until resumed or
+/// cancelled.
+final class PauseGate: @unchecked Sendable {
+    private let lock = NSLock()
+    private var paused = false
+    private var cancelled = false
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+    private let interrupt: @Sendable () -> Void
+
+    /// A gate that calls `interrupt` (cancel the requests in flight) on pause and cancel.
+    init(interrupt: @escaping @Sendable () -> Void) {
+        self.interrupt = interrupt
+    }
+
+    /// True while paused.
+    var isPaused: Bool { lock.withLock { paused } }
+    /// True once cancelled.
+    var isCancelled: Bool { lock.withLock { cancelled } }
+
+    /// Holds new requests and interrupts the ones in flight.
+    func pause() {
+        let changed = lock.withLock { () -> Bool in
+            defer { paused = true }
+            return !paused && !cancelled
+        }
+        if changed { interrupt() }
+    }
+
+    /// Lets the workers go on.
+    func resume() {
+        let waiting = lock.withLock { () -> [CheckedContinuation<Void, Never>] in
+            paused = false
+            defer { waiters = [] }
+            return waiters
+        }
+        for waiter in waiting { waiter.resume() }
+    }
+
+    /// Stops for good: the workers throw ``FetchError/cancelled``.
+    func cancel() {
+        let waiting = lock.withLock { () -> [CheckedContinuation<Void, Never>] in
+            cancelled = true
+            defer { waiters = [] }
+            return waiters
+        }
+        for waiter in waiting { waiter.resume() }
+        interrupt()
+    }
+
+    /// Returns at once unless paused; then when resumed. Throws once cancelled.
+    func pass() async throws(FetchError) {
+        while true {
+            if Task.isCancelled || isCancelled { throw .cancelled }
+            if !isPaused { return }
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let now = lock.withLock { () -> Bool in
+                    if !paused || cancelled { return true }
+                    waiters.append(continuation)
+                    return false
+                }
+                if now { continuation.resume() }
+            }
+        }
+    }
+}

@@ -1,0 +1,151 @@
+import Foundation
+import IAPDelivery
+
+/// One run of a download: the pointer and manifest read and checked, the update plan (the one
+/// `iapkg diff` computes) against the installed version, unchanged files reused, the rest fetched
+/// into a staging folder, then installed in one rename and one link swap.
+struct VersionAssembly {
+    let updater: ContentUpdater
+    let transfers: Transfers
+
+    /// Installs the server's current version. When a file of the version being fetched is gone
+    /// (404: the server removed it after moving `current` on), starts again on the new current
+    /// version, at most three times; a version is never mixed with another.
+    func run() async throws(FetchError) -> FetchReport {
+        let started = Date()
+        let folder = ContentFolder(root: updater.folder.path)
+        let lock = try folder.prepare()
+        defer { try? lock.close() }
+        var restarts = 0
+        while true {
+            let pointer = try await updater.readPointer(transfers)
+            do {
+                return try await install(pointer, folder: folder, started: started)
+            } catch .http(let url, 404) {
+                restarts += 1
+                let now = try await updater.readPointer(transfers)
+                if restarts > 3 || now.manifestSHA256 == pointer.manifestSHA256 { throw .http(url, 404) }
+            }
+        }
+    }
+
+    /// Brings `folder` to the version `pointer` names.
+    private func install(_ pointer: CurrentPointer, folder: ContentFolder, started: Date) async throws(FetchError)
+        -> FetchReport
+    {
+        transfers.meter.restart()
+        let installed = folder.installed()
+        var report = FetchReport(
+            productIdentifier: updater.productIdentifier, version: pointer.version, previousVersion: installed?.version,
+            action: "up-to-date", files: 0, filesFetched: 0, bytesFetched: 0, bytesResumed: 0, filesReused: 0,
+            bytesReused: 0, symlinks: 0, contentsPath: updater.contentsURL.path, seconds: 0)
+        if let installed, installed.version == pointer.version, installed.manifestSHA256 == pointer.manifestSHA256 {
+            (report.files, report.symlinks) = installed.counts()
+            report.seconds = Date().timeIntervalSince(started)
+            return report
+        }
+        let manifestData = try await transfers.document(
+            updater.url(pointer.version, "manifest.json"), limit: DeliveryDocuments.manifestLimit)
+        let manifest = try DeliveryDocuments.manifest(manifestData, for: pointer)
+        try ManifestCheck.check(manifest, name: "\(pointer.version)/manifest.json", limit: updater.maximumTotalBytes)
+        let stagingPath = folder.staging(pointer.manifestSHA256)
+        folder.clean(keeping: stagingPath, parts: Set(manifest.files.map(\.sha256)))
+        // A run killed between renaming the version into place and swapping the link left it complete.
+        let placed = folder.versions + "/" + pointer.version
+        if installed?.version != pointer.version, !LocalFiles.exists(stagingPath),
+            let data = FileManager.default.contents(atPath: placed + "/manifest.json"),
+            Digests.sha256Hex(data) == pointer.manifestSHA256
+        {
+            _ = rename(placed, stagingPath)
+        }
+        let staging = Staging(path: stagingPath)
+
+        // The plan: unchanged files come from the installed version, the rest over the network.
+        let plan = UpdatePlan(from: installed?.manifest().map { Self.items($0) } ?? [], to: Self.items(manifest))
+        let unchanged = Set(plan.unchanged.map(\.path))
+        var missing: [String: [VersionManifest.File]] = [:]
+        var order: [String] = []
+        for file in manifest.files {
+            if staging.holds(file) {
+                report.filesReused += 1
+                report.bytesReused += file.size
+            } else if let installed, unchanged.contains(file.path),
+                try staging.reuse(installed.folder + "/" + file.path, for: file)
+            {
+                report.filesReused += 1
+                report.bytesReused += file.size
+            } else {
+                if missing[file.sha256] == nil { order.append(file.sha256) }
+                missing[file.sha256, default: []].append(file)
+                continue
+            }
+            transfers.meter.fileDone()
+        }
+        let toFetch = order.compactMap { missing[$0]?.first }
+        transfers.meter.plan(total: toFetch.reduce(0) { $0 + $1.size }, files: manifest.files.count)
+        report.bytesResumed = toFetch.reduce(0) { $0 + Self.size(folder.parts + "/" + $1.sha256, max: $1.size) }
+        let needed = toFetch.reduce(0) { $0 + $1.size } - report.bytesResumed
+        if let free = folder.freeBytes, free < needed {
+            throw .local(folder.root, "the download needs \(needed) bytes and the disk has \(free) free")
+        }
+
+        try await fetch(order.compactMap { missing[$0] }, version: pointer.version, folder: folder, staging: staging)
+        report.filesFetched = toFetch.count
+        report.bytesFetched = transfers.meter.bytesFetched
+        report.files = manifest.fileCount
+
+        try staging.link(manifest.symlinks)
+        report.symlinks = manifest.symlinks.count
+        try staging.writeManifest(manifestData)
+        try LocalFiles.flush(staging.written.all, in: staging.path)
+        try folder.install(staging.path, as: pointer.version, previous: installed?.version)
+        report.action = "installed"
+        report.seconds = Date().timeIntervalSince(started)
+        return report
+    }
+
+    /// Fetches each group (the files sharing one SHA-256), `parallelDownloads` at a time, and puts
+    /// its files in the staging folder.
+    private func fetch(
+        _ groups: [[VersionManifest.File]], version: String, folder: ContentFolder, staging: Staging
+    ) async throws(FetchError) {
+        let width = max(1, updater.parallelDownloads)
+        do {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                var next = 0
+                func start() {
+                    guard next < groups.count else { return }
+                    let files = groups[next]
+                    next += 1
+                    group.addTask {
+                        let first = files[0]
+                        let part = folder.parts + "/" + first.sha256
+                        try await FileTransfer(
+                            transfers: transfers, file: first, url: updater.url(version, first.path), part: part
+                        ).run()
+                        try staging.place(part, as: files)
+                        for _ in files { transfers.meter.fileDone() }
+                    }
+                }
+                for _ in 0..<width { start() }
+                while try await group.next() != nil { start() }
+            }
+        } catch let error as FetchError {
+            throw error
+        } catch {
+            throw .cancelled
+        }
+    }
+
+    /// The files and symlinks of `manifest` as the update plan compares them.
+    static func items(_ manifest: VersionManifest) -> [DeliveryItem] {
+        manifest.files.map { DeliveryItem(path: $0.path, kind: "file", value: $0.sha256, size: $0.size) }
+            + manifest.symlinks.map { DeliveryItem(path: $0.path, kind: "symlink", value: $0.target, size: 0) }
+    }
+
+    /// The size of the file at `path` if it is at most `max`, else 0.
+    static func size(_ path: String, max: UInt64) -> UInt64 {
+        let size = LocalFiles.regularSize(path) ?? 0
+        return size <= max ? size : 0
+    }
+}

@@ -19,8 +19,9 @@ extension ExternalCommand {
         let command = Self.configuration.commandName ?? ""
         guard let path = ExternalProgram.locate(Self.programName) else {
             throw IAPKitError.failed(
-                "'iapkg \(command)' runs the program \(Self.programName), which is installed beside iapkg (the "
-                    + "Debian package and the release archive carry it); it is neither beside "
+                "'iapkg \(command)' runs the program \(Self.programName), which the Debian package installs "
+                    + "beside iapkg (from source: swift build -c release --static-swift-stdlib --product "
+                    + "\(Self.programName), then install it beside iapkg); it is neither beside "
                     + "\(ProcessImage.executablePath ?? "this iapkg") nor on PATH.")
         }
         throw IAPKitError.system(ProcessImage.replace(with: path, arguments: [Self.programName] + arguments))

@@ -65,8 +65,9 @@ def series_from(documents):
 
 
 def log_ticks(low, high):
-    """Powers of ten spanning [low, high]."""
-    first, last = math.floor(math.log10(low)), math.ceil(math.log10(high))
+    """Powers of ten spanning [low, high] (a value within 2% of a power of ten counts as on it:
+    1,001,003 entries end the axis at 1M, not 10M)."""
+    first, last = math.floor(math.log10(low) + 0.01), math.ceil(math.log10(high) - 0.01)
     if first == last:
         last += 1
     return [10.0 ** e for e in range(first, last + 1)]
@@ -175,6 +176,11 @@ def draw_series(panel, series, axis, key):
         for p in s.missing():
             x = panel.px(p[axis]) + shift
             if p["status"] == "TIMEOUT" and p["limit"] and key == "seconds":
+                before = [(px, py) for px, py in line if px < p[axis]]
+                if before:  # the line goes on, faintly, to at least the limit
+                    out.append('<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s" stroke-width="1.2" '
+                               'stroke-opacity="0.5" %s/>' % (panel.px(before[-1][0]), panel.py(before[-1][1]), x,
+                                                              panel.py(p["limit"]) + 3, colour, dash))
                 out.append(mark("timeout", x, panel.py(p["limit"]), colour))
             elif p["status"] == "TIMEOUT":
                 out.append(mark("timeout", x, panel.y0 + PANEL_H - 8, colour))
@@ -257,7 +263,8 @@ def legend(series, top):
 
 def write(path, documents):
     machine = documents[0].get("machine", "") if documents else ""
-    title = "iapkg vs bsdtar: time and memory as the work grows" + (" (%s)" % machine.split(",")[0] if machine else "")
+    title = ("iapkg vs bsdtar: time and memory as the work grows"
+             + (" (%s)" % ",".join(machine.split(",")[:2]) if machine else ""))
     text = draw(series_from(documents), title)
     with open(path, "w") as f:
         f.write(text)

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The foundation issue's promises, through the built binary: build, inspect, interop with bsdtar.
-@Suite struct BuildInspectTests {
+@Suite(.onTestThreads) struct BuildInspectTests {
     let examples = ["book-chapter", "level-pack"]
 
     func example(_ name: String) -> String { Harness.packageRoot.appendingPathComponent("Examples/" + name).path }

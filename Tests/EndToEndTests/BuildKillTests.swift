@@ -3,7 +3,7 @@ import Testing
 
 /// `build` killed with `kill -9` at moments spread over its run: the output path holds the old
 /// package or a complete new one, never a partial one, and no temporary file is left beside it.
-@Suite struct BuildKillTests {
+@Suite(.onTestThreads) struct BuildKillTests {
     @Test func killedBuildsLeaveTheOldPackageAndNoTemporaryFile() throws {
         let scratch = ScratchFolder()
         let folder = try scratch.contentFolder("content")
@@ -41,7 +41,7 @@ import Testing
 }
 
 /// The package `build` writes is mode 0644 whatever the umask (it is written unnamed, then linked).
-@Suite struct BuildOutputModeTests {
+@Suite(.onTestThreads) struct BuildOutputModeTests {
     @Test func outputIs0644UnderAStrictUmask() throws {
         let scratch = ScratchFolder()
         let folder = try scratch.contentFolder("content")

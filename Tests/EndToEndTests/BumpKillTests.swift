@@ -3,7 +3,7 @@ import Testing
 
 /// `bump` killed with `kill -9` at moments spread over its run: ContentInfo.plist is the old one or
 /// the new one, byte for byte, and no temporary file is left beside it.
-@Suite struct BumpKillTests {
+@Suite(.onTestThreads) struct BumpKillTests {
     @Test func killedBumpsLeaveTheOldOrTheNewPlist() throws {
         let scratch = ScratchFolder()
         // Extra keys (kept by bump) make the plist big enough for kills to land inside a bump.

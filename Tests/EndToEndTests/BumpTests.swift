@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `iapkg bump` changes ContentVersion's bytes and nothing else.
-@Suite struct BumpTests {
+@Suite(.onTestThreads) struct BumpTests {
     let handMade =
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\r\n"
         + "<!DOCTYPE plist PUBLIC \"-//Apple//DTD PLIST 1.0//EN\" \"http://www.apple.com/DTDs/PropertyList-1.0.dtd\">\r\n"

@@ -4,7 +4,7 @@ import Testing
 
 /// A package truncated, or rewritten in place, while `validate`, `inspect` or `unpack` reads it:
 /// a clean finding or error (exit 1 or 2, never a signal), and never a partial published version.
-@Suite struct ChangingInputTests {
+@Suite(.onTestThreads) struct ChangingInputTests {
     static let product = "com.example.changing"
 
     /// How a round spoils the package under the reader's feet.

@@ -7,7 +7,7 @@ import Testing
 /// to the kernel, bsdtar and the installer. Paths and link targets are split at "/" bytes, so a link
 /// cannot hide its ".." steps inside such graphemes, and names that start with a combining mark are
 /// judged as the one component every other reader sees.
-@Suite struct CombiningMarkPathTests {
+@Suite(.onTestThreads) struct CombiningMarkPathTests {
     let scratch = ScratchFolder()
     /// From Contents/a/l, the kernel walks up three levels past two folders named "\u{301}d" and
     /// "\u{301}e" (out of the version folder); a grapheme split saw two names and stayed in Contents/.

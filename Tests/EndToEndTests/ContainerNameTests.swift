@@ -5,7 +5,7 @@ import Testing
 /// The names of a product archive's own parts (NAME.pkg, Bom, PackageInfo, Payload, Distribution)
 /// obey the rules entry names obey. (C0 controls other than tab cannot appear in a plain-text
 /// xar name at all: XML 1.0 forbids them, and the TOC is refused before any name is judged.)
-@Suite struct ContainerNameTests {
+@Suite(.onTestThreads) struct ContainerNameTests {
     let scratch = ScratchFolder()
 
     func write(_ file: String, _ package: HostileProduct) throws -> String {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `iapkg diff` between packages, content folders and installed versions.
-@Suite struct DiffTests {
+@Suite(.onTestThreads) struct DiffTests {
     @Test func diffOfRealVersionPairs() throws {
         let scratch = ScratchFolder()
         let product = "com.example.diff"

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Things users do that the reference examples do not: found by trying the tool as a new user.
-@Suite struct EverydayUseTests {
+@Suite(.onTestThreads) struct EverydayUseTests {
     @Test func buildingFromInsideTheContentFolderWritesBesideIt() throws {
         let scratch = ScratchFolder()
         let folder = try scratch.contentFolder("pack", product: "com.example.inside")

@@ -4,7 +4,7 @@ import Testing
 /// `iapkg export-asset-pack`: packages (gzip and pbzx Payloads), content folders, product folders
 /// and whole stores become asset-pack folders whose manifests have exactly the fields and values
 /// Apple's template for `ba-package` documents, and hold the content as unpack installs it.
-@Suite struct ExportAssetPackTests {
+@Suite(.onTestThreads) struct ExportAssetPackTests {
     /// The manifest at `folder`, checked against Apple's documented template by hand and by the
     /// published schema; returns it.
     static func manifest(_ folder: String) throws -> [String: Any] {

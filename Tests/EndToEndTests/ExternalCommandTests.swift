@@ -3,7 +3,7 @@ import Testing
 
 /// `iapkg gate` and `iapkg fetch` run the programs `iapkg-gate` and `iapkg-fetch` found beside
 /// `iapkg` (then on PATH), with every argument passed on untouched, `--help` included.
-@Suite struct ExternalCommandTests {
+@Suite(.onTestThreads) struct ExternalCommandTests {
     /// A copy of the built iapkg in a folder of its own, so what lies beside it is the test's choice.
     func lonelyIapkg(_ scratch: ScratchFolder) throws -> String {
         try FileManager.default.createDirectory(atPath: scratch.at("bin"), withIntermediateDirectories: true)

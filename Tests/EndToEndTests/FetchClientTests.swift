@@ -4,7 +4,7 @@ import Testing
 
 /// The download client through a real nginx: progress, pause and resume, cancel and resume, as
 /// SKDownload offered them; and `iapkg fetch`'s exit statuses without a server.
-@Suite(.serialized) struct FetchClientTests {
+@Suite(.serialized, .onTestThreads) struct FetchClientTests {
     static let product = "com.example.slow.fetch"
     static let size = 12 << 20
 
@@ -20,8 +20,10 @@ import Testing
         return (server, large)
     }
 
+    /// Waits until `bytes` have come, at most 30 s (a loaded machine starts the download late).
     func waitFor(_ download: ContentDownload, bytes: UInt64) async {
-        for _ in 0..<400 where download.currentProgress.bytesDone < bytes {
+        let deadline = Date().addingTimeInterval(30)
+        while download.currentProgress.bytesDone < bytes && Date() < deadline {
             try? await Task.sleep(nanoseconds: 10_000_000)
         }
     }

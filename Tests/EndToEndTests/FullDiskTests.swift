@@ -3,7 +3,7 @@ import Testing
 
 /// A file system that fills up during `build` and during `unpack` (a small tmpfs, mounted as root):
 /// a clean error, exit 2, nothing partial left, and what was there before intact.
-@Suite(.serialized) struct FullDiskTests {
+@Suite(.serialized, .onTestThreads) struct FullDiskTests {
     static let product = "com.example.fulldisk"
 
     @Test(.enabled(if: FaultConditions.canMount, "needs root (CAP_SYS_ADMIN) to mount a 2 MB tmpfs"))

@@ -6,7 +6,7 @@ import Testing
 
 /// Hard links in a product archive's Payload, as each cpio format means them: odc sends data with
 /// every link, newc only with the last. Every link's own bytes are judged, and unpack writes them.
-@Suite struct HardLinkPayloadTests {
+@Suite(.onTestThreads) struct HardLinkPayloadTests {
     let scratch = ScratchFolder()
 
     /// A content folder holding a hard-linked pair Contents/a and Contents/z with `bytes`.

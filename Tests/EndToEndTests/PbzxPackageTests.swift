@@ -6,7 +6,7 @@ import Testing
 /// 16 MiB chunks, xz and stored) and one assembled here from the format's description (chunks made
 /// by the system `xz`) are read by inspect, validate, unpack, diff and serve; a broken framing is a
 /// finding with its rule and the byte offset in the package, never a crash or a hang.
-@Suite struct PbzxPackageTests {
+@Suite(.onTestThreads) struct PbzxPackageTests {
     /// A big-endian u64.
     static func u64(_ value: UInt64) -> [UInt8] { (0..<8).map { UInt8(truncatingIfNeeded: value >> (56 - 8 * $0)) } }
 

@@ -5,7 +5,7 @@ import Testing
 /// Distributions and PackageInfos as Apple's tools wrote them over the years (productbuild,
 /// pkgbuild, PackageMaker): attribute orders, extra elements, counts present or absent. Every
 /// such shape validates; install scripts and a second component do not.
-@Suite struct ProductDocumentVariantTests {
+@Suite(.onTestThreads) struct ProductDocumentVariantTests {
     let scratch = ScratchFolder()
 
     /// A product package named `content` whose Distribution and/or PackageInfo are replaced.

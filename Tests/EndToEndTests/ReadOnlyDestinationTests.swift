@@ -3,7 +3,7 @@ import Testing
 
 /// A destination that cannot be written (a read-only mount, as root): `build` and `unpack` give a
 /// clean error, exit 2, and change nothing there.
-@Suite(.serialized) struct ReadOnlyDestinationTests {
+@Suite(.serialized, .onTestThreads) struct ReadOnlyDestinationTests {
     static let product = "com.example.readonly"
 
     @Test(.enabled(if: FaultConditions.canMount, "needs root (CAP_SYS_ADMIN) to mount a read-only tmpfs"))

@@ -3,7 +3,7 @@ import IAPRules
 import Testing
 
 /// README's rule table and the ids the tests expect are held against the catalogue (`Rule.all`).
-@Suite struct ReadmeRuleTableTests {
+@Suite(.onTestThreads) struct ReadmeRuleTableTests {
     static let idPattern = #"^[a-z]+(-[a-z0-9]+)+$"#
 
     /// The backquoted rule ids of `text`, in order.

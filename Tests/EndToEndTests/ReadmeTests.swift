@@ -3,7 +3,7 @@ import Testing
 
 /// Every `console` block of README.md, run as written against the built binary, so the
 /// documentation cannot drift from what the tool does.
-@Suite struct ReadmeTests {
+@Suite(.onTestThreads) struct ReadmeTests {
     /// One `$ command` with the output and exit status README shows for it.
     struct Step {
         var command: String

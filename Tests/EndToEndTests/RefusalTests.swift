@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Every refusal names the path, exits with the documented status and leaves nothing behind.
-@Suite struct RefusalTests {
+@Suite(.onTestThreads) struct RefusalTests {
     /// Builds `folder` into `scratch/out/x.pkg`; returns the result and what `out/` holds afterwards.
     func build(_ folder: String, in scratch: ScratchFolder, extra: [String] = []) throws -> (Harness.Result, [String]) {
         try FileManager.default.createDirectory(atPath: scratch.at("out"), withIntermediateDirectories: true)

@@ -3,7 +3,7 @@ import IAPRules
 import Testing
 
 /// `iapkg rules`: the catalogue listed and explained, as text and JSON.
-@Suite struct RulesCommandTests {
+@Suite(.onTestThreads) struct RulesCommandTests {
     @Test func listsEveryRuleOnALine() throws {
         let result = try Harness.run(["iapkg", "rules"])
         #expect(result.status == 0, "\(result.stderr)")

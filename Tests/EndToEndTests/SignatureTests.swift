@@ -4,7 +4,7 @@ import IAPRules
 import Testing
 
 /// Signed packages: productsign's layout made by `TestSigner` with keys from the openssl command line.
-@Suite("Signatures", .enabled(if: TestPKI.shared != nil, "the openssl command line is needed"))
+@Suite("Signatures", .onTestThreads, .enabled(if: TestPKI.shared != nil, "the openssl command line is needed"))
 struct SignatureTests {
     /// One signature as `validate --json` and `inspect --json` report it.
     struct Signature: Decodable {

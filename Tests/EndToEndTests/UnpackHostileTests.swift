@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Hostile packages given to `unpack`: refused before anything is written, inside or outside the root.
-@Suite struct UnpackHostileTests {
+@Suite(.onTestThreads) struct UnpackHostileTests {
     let scratch = ScratchFolder()
 
     func tree(_ name: String, _ contents: [XarNode], plist: String? = nil) throws -> String {

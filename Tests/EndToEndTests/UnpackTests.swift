@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `iapkg unpack`, `list` and `activate` as a server uses them.
-@Suite(.serialized) struct UnpackTests {
+@Suite(.serialized, .onTestThreads) struct UnpackTests {
     static let product = "com.example.unpack"
 
     /// Builds version `version` of a small content folder; returns the package path and the folder.

@@ -6,7 +6,7 @@ import Testing
 /// What a tree package's data may cost or where it may lie, in hand-made packages judged by the
 /// built binary: bombs refused from the declared numbers where they suffice and stopped at the
 /// declared size where not, the unpacked-size cap, and data on entries that hold none.
-@Suite struct ValidateBombTests {
+@Suite(.onTestThreads) struct ValidateBombTests {
     let scratch = ScratchFolder()
 
     /// Declares 100 GiB from a few stored bytes: refused from the numbers alone, before any decoding.

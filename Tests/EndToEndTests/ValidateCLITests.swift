@@ -8,7 +8,7 @@ import Testing
 
 /// `iapkg validate` as a CI gate: options, exit statuses, folders, several inputs, report formats,
 /// and packages made by `iapkg build` and by bsdtar.
-@Suite struct ValidateCLITests {
+@Suite(.onTestThreads) struct ValidateCLITests {
     let scratch = ScratchFolder()
 
     /// A valid tree package at `name`.pkg (or `file` when given).

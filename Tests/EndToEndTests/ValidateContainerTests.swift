@@ -5,7 +5,7 @@ import Testing
 
 /// The xar container rules (PackageFormat.md §6 "Container"), each broken once in a hand-made tree package,
 /// judged by the built binary.
-@Suite struct ValidateContainerTests {
+@Suite(.onTestThreads) struct ValidateContainerTests {
     let scratch = ScratchFolder()
 
     /// Writes a tree package (readme.txt under Contents/) after `edit`; returns its path.

@@ -5,7 +5,7 @@ import Testing
 
 /// Every encoding real xar writers produce, in packages the built binary validates and unpacks:
 /// entries and Payloads compressed by the system tools, unknown encodings reported once.
-@Suite struct ValidateEncodingTests {
+@Suite(.onTestThreads) struct ValidateEncodingTests {
     let scratch = ScratchFolder()
 
     /// `bytes` through a shell command such as `bzip2 -9 -c`.

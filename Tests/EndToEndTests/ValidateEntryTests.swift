@@ -5,7 +5,7 @@ import Testing
 
 /// Entry, link and special-file rules (PackageFormat.md §6 "Entries", "Links"), in both shapes:
 /// tree packages with hostile xar entries, product packages with hostile cpio entries.
-@Suite struct ValidateEntryTests {
+@Suite(.onTestThreads) struct ValidateEntryTests {
     let scratch = ScratchFolder()
 
     /// A tree package whose Contents/ holds `contents`.

@@ -5,7 +5,7 @@ import Testing
 
 /// Executable code in disguise (PackageFormat.md §6 "Executable code"), in both shapes: tree packages with
 /// hostile xar entries, product packages with hostile cpio entries.
-@Suite struct ValidateExecutableTests {
+@Suite(.onTestThreads) struct ValidateExecutableTests {
     let scratch = ScratchFolder()
 
     @Test func machOThinAndUniversal() throws {

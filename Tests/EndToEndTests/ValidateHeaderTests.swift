@@ -6,7 +6,7 @@ import Testing
 /// Every header size and checksum algorithm real xar writers produce: Apple's xar (28-byte header,
 /// code 3 = SHA-256, 4 = SHA-512), xar 1.6.1 (code 3 = "other", the algorithm's name in a 64-byte
 /// header), file checksums in any of them and in any case of the style name.
-@Suite struct ValidateHeaderTests {
+@Suite(.onTestThreads) struct ValidateHeaderTests {
     let scratch = ScratchFolder()
 
     func tree(_ name: String, edit: (inout HostileXar) -> Void) throws -> String {

@@ -4,7 +4,7 @@ import Testing
 
 /// Names as every other reader sees them: `<name enctype="base64">` decoded before any rule runs,
 /// other encodings refused, repeated names agreeing, findings naming decoded entries.
-@Suite struct ValidateNameTests {
+@Suite(.onTestThreads) struct ValidateNameTests {
     let scratch = ScratchFolder()
 
     func tree(_ name: String, _ contents: [XarNode], edit: (inout HostileXar) -> Void = { _ in }) throws -> String {

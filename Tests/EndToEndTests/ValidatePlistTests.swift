@@ -3,7 +3,7 @@ import IAPRules
 import Testing
 
 /// ContentInfo.plist rules (PackageFormat.md §3, §6 "ContentInfo.plist") and the package-root shape.
-@Suite struct ValidatePlistTests {
+@Suite(.onTestThreads) struct ValidatePlistTests {
     let scratch = ScratchFolder()
 
     func tree(_ name: String, plist: String) throws -> String {

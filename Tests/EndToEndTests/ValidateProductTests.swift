@@ -6,7 +6,7 @@ import Testing
 
 /// Product-archive shape rules (PackageFormat.md §5 a, §6 "Shape"): Distribution, the component's three
 /// files, the Payload's paths, and a Bom that lists exactly what the Payload holds.
-@Suite struct ValidateProductTests {
+@Suite(.onTestThreads) struct ValidateProductTests {
     let scratch = ScratchFolder()
 
     func write(_ name: String, _ package: HostileProduct) throws -> String {

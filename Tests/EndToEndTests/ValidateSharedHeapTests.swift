@@ -4,7 +4,7 @@ import Testing
 
 /// Identical files sharing one heap range, as `xar --coalesce-heap` writes them: accepted and decoded
 /// once; partial overlaps and coinciding ranges that disagree stay errors.
-@Suite struct ValidateSharedHeapTests {
+@Suite(.onTestThreads) struct ValidateSharedHeapTests {
     let scratch = ScratchFolder()
     static let shared = String(repeating: "the same bytes in two files\n", count: 100)
 

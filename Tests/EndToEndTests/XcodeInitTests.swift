@@ -3,7 +3,7 @@ import Testing
 
 /// `iapkg init --from NAME.xcodeproj`: the content folder a project's target describes, which then
 /// builds the package the project builds; nothing is written for a project with errors.
-@Suite struct XcodeInitTests {
+@Suite(.onTestThreads) struct XcodeInitTests {
     @Test func theFolderBuildsWhatTheProjectBuilds() throws {
         let scratch = ScratchFolder()
         let project = try XcodeProjectTests.everyForm(scratch)

@@ -3,7 +3,7 @@ import Testing
 
 /// What an Xcode project can hold that iapkg refuses rather than guesses, each under its rule; and
 /// the public demo project of ../shared/vectors/xcode with a stand-in for its missing file.
-@Suite struct XcodeProjectRefusalTests {
+@Suite(.onTestThreads) struct XcodeProjectRefusalTests {
     /// A project with one content target copying `resources(project)`; returns its path.
     static func project(
         _ scratch: ScratchFolder, files: [String: String] = [:],

@@ -4,7 +4,7 @@ import Testing
 /// `iapkg build` and `validate` of In-App Purchase Content Xcode projects made here for each path
 /// and setting form: the package is byte for byte the one the equivalent content folder builds,
 /// and every refusal is a finding under its xcode-* rule.
-@Suite struct XcodeProjectTests {
+@Suite(.onTestThreads) struct XcodeProjectTests {
     static let epoch = ["--source-date-epoch", "1700000000"]
 
     /// Writes `files` (path → text) below the scratch folder.

@@ -13,7 +13,6 @@ let package = Package(
     products: [
         .executable(name: "iapkg", targets: ["iapkg"]),
         .library(name: "IAPKit", targets: ["IAPKit"]),
-        .library(name: "IAPPurchase", targets: ["IAPPurchase"]),
         // The download client for apps and mirrors (URLSession; builds for Apple platforms too).
         .library(name: "IAPClient", targets: ["IAPClient"]),
         .executable(name: "iapkg-fetch", targets: ["iapkg-fetch"]),
@@ -25,10 +24,8 @@ let package = Package(
         // `serve --metrics-file`: the Prometheus text format (no web stack; swift-metrics and swift-atomics only).
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         // Purchase verification (StoreKit 2 JWS, its x5c chain) and download tokens: IAPPurchase; SHA-256
-        // for the download client, IAPClient (CryptoKit's API on every platform, CryptoKit itself on Apple's).
+        // for the download client, IAPClient, on Apple platforms (CryptoKit's API; OpenSSL's on Linux).
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
-        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
-        .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
     ],
     targets: [
         // C libraries, found through pkg-config; only the wrapper modules import them.
@@ -70,10 +67,17 @@ let package = Package(
                 "IAPRules", "IAPCore", "XMLKit", "XarKit", "BomKit", "PayloadKit", "XcodeKit", "IAPDelivery",
             ]),
         // The download client: fetches a published version over HTTP (URLSession), verified, resumable,
-        // in deltas, installed atomically. Foundation and swift-crypto only, so it builds for Apple platforms.
+        // in deltas, installed atomically. Foundation and a SHA-256 only, so it builds for Apple platforms.
+        // SHA-256 from OpenSSL through IAPCore on Linux, from swift-crypto (CryptoKit's API) elsewhere.
         .target(
             name: "IAPClient",
-            dependencies: ["IAPDelivery", .product(name: "Crypto", package: "swift-crypto")]),
+            dependencies: [
+                "IAPDelivery",
+                .target(name: "IAPCore", condition: .when(platforms: [.linux])),
+                .product(
+                    name: "Crypto", package: "swift-crypto",
+                    condition: .when(platforms: [.macOS, .iOS, .tvOS, .watchOS, .visionOS])),
+            ]),
         // Commands, options, text/JSON/JUnit rendering, exit codes.
         .target(
             name: "IAPKitCLI",
@@ -83,15 +87,6 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ], exclude: ["Schemas"]),
         .executableTarget(name: "iapkg", dependencies: ["IAPCore", "IAPKitCLI"]),
-        // StoreKit 2 signed transactions verified offline (x5c chain to a configured root, Apple's
-        // marker extensions, ES256) and download tokens (HMAC-SHA256): the library face of `iapkg gate`.
-        .target(
-            name: "IAPPurchase",
-            dependencies: [
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "X509", package: "swift-certificates"),
-                .product(name: "SwiftASN1", package: "swift-asn1"),
-            ]),
         // `iapkg fetch`: full Foundation and libcurl, so an executable of its own beside `iapkg`.
         .executableTarget(
             name: "iapkg-fetch",
@@ -120,6 +115,38 @@ let package = Package(
             ]),
         .testTarget(
             name: "IAPKitCLITests", dependencies: ["IAPKitCLI", "IAPKit", "IAPRules", "IAPCore", "IAPTestSupport"]),
+        .testTarget(
+            name: "FuzzTargetsTests",
+            dependencies: ["FuzzTargets", "IAPKit", "IAPRules", "XarKit", "BomKit", "PayloadKit", "XcodeKit", "IAPCore"],
+            exclude: ["Corpus", "Dictionaries", "Regressions"]),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["IAPKit", "IAPRules", "XarKit", "BomKit", "IAPCore", "IAPTestSupport", "IAPClient"],
+            exclude: ["Fixtures"]),
+    ]
+)
+
+// The purchase verifier (swift-certificates on swift-crypto: BoringSSL, compiled with it) and its tests.
+// IAPKG_NO_PURCHASE=1 (the sanitizer builds) leaves them out: IAPPurchase is safe Swift with no
+// threads, pointers or locks of its own (.ci/run checks it), where a sanitizer has nothing of ours
+// to find, and BoringSSL with the X.509 stack was half of each sanitizer build's compile time.
+let withPurchase = ProcessInfo.processInfo.environment["IAPKG_NO_PURCHASE"] != "1"
+if withPurchase {
+    package.dependencies += [
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
+    ]
+    package.products.append(.library(name: "IAPPurchase", targets: ["IAPPurchase"]))
+    package.targets += [
+        // StoreKit 2 signed transactions verified offline (x5c chain to a configured root, Apple's
+        // marker extensions, ES256) and download tokens (HMAC-SHA256): the library face of `iapkg gate`.
+        .target(
+            name: "IAPPurchase",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ]),
         // A root, intermediate and leaf shaped as Apple's StoreKit chain, made in-process, and signed
         // transactions made with them: for the verifier's tests and the gate's.
         .target(
@@ -138,21 +165,13 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ]),
-        .testTarget(
-            name: "FuzzTargetsTests",
-            dependencies: ["FuzzTargets", "IAPKit", "IAPRules", "XarKit", "BomKit", "PayloadKit", "XcodeKit", "IAPCore"],
-            exclude: ["Corpus", "Dictionaries", "Regressions"]),
-        .testTarget(
-            name: "EndToEndTests",
-            dependencies: ["IAPKit", "IAPRules", "XarKit", "BomKit", "IAPCore", "IAPTestSupport", "IAPClient"],
-            exclude: ["Fixtures"]),
     ]
-)
+}
 
 // The web stack (Hummingbird on swift-nio) in targets of its own: `iapkg-gate`, the HTTP service that
 // `iapkg gate` runs, and its tests. IAPKG_NO_WEB=1 (the sanitizer and fuzz builds) leaves them out
 // with their package dependencies, so those builds never compile a web stack.
-if ProcessInfo.processInfo.environment["IAPKG_NO_WEB"] != "1" {
+if withPurchase && ProcessInfo.processInfo.environment["IAPKG_NO_WEB"] != "1" {
     package.dependencies.append(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []))
     package.dependencies += [

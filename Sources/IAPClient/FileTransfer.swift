@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -28,7 +27,7 @@ struct FileTransfer {
     /// What has been received of the part, across requests.
     private final class Received {
         var have: UInt64 = 0
-        var hasher = SHA256()
+        var hasher = SHA256Stream()
         var validator: String?
         /// True when the bytes come from more than one answer (a resume, several ranges).
         var joined = false
@@ -76,7 +75,7 @@ struct FileTransfer {
         while received.have < file.size {
             try await transfers.retrying(url) { try await request(received) }
         }
-        return (received.joined, Digests.hex(received.hasher.finalize()))
+        return (received.joined, received.hasher.finishHex())
     }
 
     /// One request: the next range (or the whole file when it fits in one).
@@ -103,14 +102,14 @@ struct FileTransfer {
                     if start > 0 {
                         try sink.truncate()
                         received.have = 0
-                        received.hasher = SHA256()
+                        received.hasher = SHA256Stream()
                         received.joined = false
                         meter.set(path, to: 0)
                     }
                 case 206, 416:
                     try sink.truncate()
                     received.have = 0
-                    received.hasher = SHA256()
+                    received.hasher = SHA256Stream()
                     meter.set(path, to: 0)
                     throw StatusError(status: 503)
                 default:
@@ -127,7 +126,7 @@ struct FileTransfer {
                     throw FetchError.refused(path, "the server sends more than the manifest's \(size) bytes")
                 }
                 try sink.write(piece)
-                received.hasher.update(data: piece)
+                received.hasher.update(piece)
                 received.have += UInt64(piece.count)
                 meter.received(path, piece.count)
             }

@@ -23,9 +23,12 @@ enum PayloadTestSupport {
         }
     }
 
-    /// Reads every entry and its data from a gzip'd payload held in memory.
-    static func readAll(_ payload: [UInt8], maxDecodedBytes: UInt64 = 64 << 20) throws -> [ReadEntry] {
-        let reader = try PayloadReader(maxDecodedBytes: maxDecodedBytes, source: source(payload))
+    /// Reads every entry and its data from a gzip'd payload held in memory (with a head-only reader
+    /// if `headOnly`).
+    static func readAll(_ payload: [UInt8], maxDecodedBytes: UInt64 = 64 << 20, headOnly: Bool = false) throws
+        -> [ReadEntry]
+    {
+        let reader = try PayloadReader(maxDecodedBytes: maxDecodedBytes, headOnly: headOnly, source: source(payload))
         var result: [ReadEntry] = []
         var buffer = [UInt8](repeating: 0, count: 333)
         while let entry = try reader.nextEntry() {

@@ -5,15 +5,27 @@ import IAPCore
 /// goes on decoding and writing: the delivery manifest then needs no second read of the content,
 /// and the hashing runs on the second core.
 ///
-/// Each piece written is copied into one of a few pooled buffers (at most `slots` in flight, so
-/// memory stays bounded) and hashed in order on a serial queue. `@unchecked Sendable`: `current`
-/// and `items` are touched only on `queue`; `free` only under `freeLock` (a pthread mutex, which
-/// ThreadSanitizer sees: it reported Synchronization.Mutex's futex hand-off as a race); a `Chunk` belongs to
-/// the writing thread until it is queued and to the queue until it is put back in `free`.
+/// The writing thread copies what it writes into a pooled chunk, with a list of what happened in
+/// it (a file begun, bytes, a file ended, a symlink); a chunk goes to the serial queue only once
+/// full (or when the hashes are asked for), so thousands of small files cost one hand-over per
+/// chunk, not three per file. At most `slots` chunks are in flight, so memory stays bounded.
+/// `@unchecked Sendable`: `current` and `items` are touched only on `queue`; `free` only under
+/// `freeLock` (a pthread mutex, which ThreadSanitizer sees: it reported Synchronization.Mutex's
+/// futex hand-off as a race); a `Chunk` belongs to the writing thread until it is queued and to
+/// the queue until it is put back in `free`.
 final class ManifestHasher: @unchecked Sendable {
+    /// What happened in a chunk, in order.
+    private enum Event {
+        case begin
+        case bytes(Range<Int>)
+        case end(path: String, size: UInt64)
+        case symlink(path: String, target: String)
+    }
+
     private final class Chunk: @unchecked Sendable {
         let buffer: UnsafeMutableRawBufferPointer
         var count = 0
+        var events: [Event] = []
         init(capacity: Int) { buffer = .allocate(byteCount: capacity, alignment: 64) }
         deinit { buffer.deallocate() }
     }
@@ -23,6 +35,8 @@ final class ManifestHasher: @unchecked Sendable {
     private let slots: DispatchSemaphore
     private let freeLock = ConditionLock()
     private var free: [Chunk] = []
+    /// The chunk being filled; the writing thread's alone.
+    private var pending: Chunk?
     private var current: DigestHasher?
     private var items: [StagedManifestItem] = []
 
@@ -36,58 +50,96 @@ final class ManifestHasher: @unchecked Sendable {
 
     /// Starts the next file (the previous one must be ended).
     func begin() {
-        queue.async { self.current = DigestHasher(.sha256) }
+        chunk().events.append(.begin)
     }
 
     /// Hashes the next piece of the current file (copied: the caller may reuse `bytes` at once).
     func update(_ bytes: UnsafeRawBufferPointer) {
         var offset = 0
         while offset < bytes.count {
-            let take = min(chunkBytes, bytes.count - offset)
-            slots.wait()
-            let chunk = freeLock.withLock { free.popLast() } ?? Chunk(capacity: chunkBytes)
-            chunk.buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + take]))
-            chunk.count = take
-            offset += take
-            queue.async {
-                self.current?.update(UnsafeRawBufferPointer(rebasing: chunk.buffer[0..<chunk.count]))
-                self.freeLock.withLock { self.free.append(chunk) }
-                self.slots.signal()
+            var chunk = self.chunk()
+            if chunk.count == chunkBytes {
+                submit()
+                chunk = self.chunk()
             }
+            let take = min(chunkBytes - chunk.count, bytes.count - offset)
+            let target = UnsafeMutableRawBufferPointer(rebasing: chunk.buffer[chunk.count..<chunk.count + take])
+            target.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + take]))
+            chunk.events.append(.bytes(chunk.count..<chunk.count + take))
+            chunk.count += take
+            offset += take
         }
     }
 
     /// Ends the current file, recording it at `path` (mode 0644, as unpack creates every file).
     func end(path: String, size: UInt64) {
-        queue.async {
-            let digest = self.current?.finish() ?? []
-            self.current = nil
-            self.items.append(
-                StagedManifestItem(
-                    path: path, sequence: UInt32(truncatingIfNeeded: self.items.count), size: size,
-                    sha256: SHA256Value(digest)))
-        }
+        chunk().events.append(.end(path: path, size: size))
     }
 
     /// Records a symlink at `path` to `target`.
     func symlink(path: String, target: String) {
-        queue.async {
-            self.items.append(
-                StagedManifestItem(
-                    path: path, sequence: UInt32(truncatingIfNeeded: self.items.count), size: 0, target: target))
-        }
+        chunk().events.append(.symlink(path: path, target: target))
     }
 
-    /// Returns once every queued piece has been hashed.
-    func waitUntilIdle() { queue.sync {} }
+    /// Returns once every piece given so far has been hashed.
+    func waitUntilIdle() {
+        submit()
+        queue.sync {}
+    }
 
-    /// Waits for every queued piece and returns what was recorded, one item per path (the last
-    /// write of a path wins, as on disk).
+    /// Waits for every piece and returns what was recorded, one item per path (the last write of a
+    /// path wins, as on disk).
     func finish() -> [StagedManifestItem] {
+        submit()
         let all = queue.sync {
             defer { items = [] }
             return items
         }
         return StagedManifestItem.latestPerPath(all)
+    }
+
+    /// The chunk being filled, taken from the pool (waiting for a slot) when there is none.
+    private func chunk() -> Chunk {
+        if let pending { return pending }
+        slots.wait()
+        let chunk = freeLock.withLock { free.popLast() } ?? Chunk(capacity: chunkBytes)
+        pending = chunk
+        return chunk
+    }
+
+    /// Hands the chunk being filled to the queue, which replays its events and puts it back.
+    private func submit() {
+        guard let chunk = pending else { return }
+        pending = nil
+        queue.async {
+            self.replay(chunk)
+            chunk.count = 0
+            chunk.events.removeAll(keepingCapacity: true)
+            self.freeLock.withLock { self.free.append(chunk) }
+            self.slots.signal()
+        }
+    }
+
+    /// Runs a chunk's events on the queue.
+    private func replay(_ chunk: Chunk) {
+        for event in chunk.events {
+            switch event {
+            case .begin:
+                current = DigestHasher(.sha256)
+            case .bytes(let range):
+                current?.update(UnsafeRawBufferPointer(rebasing: chunk.buffer[range]))
+            case .end(let path, let size):
+                let digest = current?.finish() ?? []
+                current = nil
+                items.append(
+                    StagedManifestItem(
+                        path: path, sequence: UInt32(truncatingIfNeeded: items.count), size: size,
+                        sha256: SHA256Value(digest)))
+            case .symlink(let path, let target):
+                items.append(
+                    StagedManifestItem(
+                        path: path, sequence: UInt32(truncatingIfNeeded: items.count), size: 0, target: target))
+            }
+        }
     }
 }

@@ -26,6 +26,8 @@ final class StagingWriter {
     /// What the delivery manifest lists: each file with the SHA-256 of the bytes written (hashed
     /// on another thread as they go to disk, so the manifest needs no second read), each symlink.
     private let manifest: ManifestHasher
+    /// The umask and ACLs leave 0644 and 0755 as they are: no chmod after each create.
+    private let modesExact: Bool
 
     /// The files and symlinks written, for `DeliveryManifest` (folders are not listed there).
     func manifestItems() -> [StagedManifestItem] { manifest.finish() }
@@ -41,6 +43,7 @@ final class StagingWriter {
         self.root = root
         syncEach = entryCount <= Self.perFileSyncLimit
         manifest = ManifestHasher(chunkBytes: 1 << 20, expectedItems: entryCount)
+        modesExact = root.createsExactly([0o644, 0o755])
     }
 
     /// Waits for the manifest hasher before the buffer goes, so a failed unpack leaves no hashing
@@ -107,7 +110,7 @@ final class StagingWriter {
         _ components: [String], path: String, read: ((UnsafeMutableRawBufferPointer) throws -> Int)?
     ) throws {
         guard let name = components.last else { return }
-        let file = try folder(Array(components.dropLast())).createFile(name, mode: 0o644)
+        let file = try folder(Array(components.dropLast())).createFile(name, mode: 0o644, modeIsExact: modesExact)
         manifest.begin()
         var size = 0
         if let read {
@@ -134,7 +137,7 @@ final class StagingWriter {
         let input = try folder(Array(source.dropLast())).openFile(sourceName)
         let parent = try folder(Array(destination.dropLast()))
         if parent.status(name) != nil { try parent.removeTree(name) }
-        let file = try parent.createFile(name, mode: 0o644)
+        let file = try parent.createFile(name, mode: 0o644, modeIsExact: modesExact)
         manifest.begin()
         var size = 0
         while true {
@@ -167,7 +170,9 @@ final class StagingWriter {
         if let open = folders[key] { return open }
         let parent = try folder(Array(components.dropLast()))
         let name = components[components.count - 1]
-        if try parent.makeDirectoryIfMissing(name, mode: 0o755) && syncEach { created.append(key) }
+        if try parent.makeDirectoryIfMissing(name, mode: 0o755, modeIsExact: modesExact) && syncEach {
+            created.append(key)
+        }
         let handle = try parent.openDirectory(name)
         if folders.count >= 256 { folders.removeAll(keepingCapacity: true) }  // bound open descriptors
         folders[key] = handle

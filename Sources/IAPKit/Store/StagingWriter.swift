@@ -61,12 +61,12 @@ final class StagingWriter {
         case .directory:
             _ = try folder(entry.components)
         case .file:
-            try writeFile(entry.components, path: entry.path, read: read)
+            try writeFile(entry.components, path: entry.path, size: entry.size, read: read)
         case .symlink:
             links.append(entry)
         case .hardlink:
             if let read, entry.size > 0, let target = entry.hardlinkTarget {
-                try writeFile(entry.components, path: entry.path, read: read)
+                try writeFile(entry.components, path: entry.path, size: entry.size, read: read)
                 carriers[ContentEntry.components(of: target).joined(separator: "/")] = entry.components
             }
             hardlinks.append(entry)
@@ -78,6 +78,7 @@ final class StagingWriter {
 
     /// Writes hard links (as copies of their targets) and symlinks, after every file is in place.
     func finish(allEntries: [ContentEntry]) throws {
+        try manifest.drain()  // the small files the hasher's thread writes are all there
         var refreshed: Set<String> = []
         for entry in hardlinks {
             guard let target = entry.hardlinkTarget.map(ContentEntry.components(of:)), !target.isEmpty else { continue }
@@ -105,12 +106,30 @@ final class StagingWriter {
         }
     }
 
-    /// Writes a regular file at `components` (`path` joined) from `read` (nil: empty).
+    /// Writes a regular file of `size` bytes at `components` (`path` joined) from `read` (nil: empty).
+    /// With one syncfs at the end, a small file is created and written on the hasher's thread
+    /// from the copy it hashes: this thread only decodes, makes folders and copies.
     private func writeFile(
-        _ components: [String], path: String, read: ((UnsafeMutableRawBufferPointer) throws -> Int)?
+        _ components: [String], path: String, size expected: UInt64,
+        read: ((UnsafeMutableRawBufferPointer) throws -> Int)?
     ) throws {
         guard let name = components.last else { return }
-        let file = try folder(Array(components.dropLast())).createFile(name, mode: 0o644, modeIsExact: modesExact)
+        let parent = try folder(Array(components.dropLast()))
+        if !syncEach && expected < UInt64(Self.earlyWritebackBytes) {
+            try manifest.throwIfFailed()
+            manifest.begin(creating: .init(folder: parent, name: name, modeIsExact: modesExact))
+            var size = 0
+            while let read {
+                let n = try read(buffer)
+                if n == 0 { break }
+                manifest.update(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+                bytesWritten += UInt64(n)
+                size += n
+            }
+            manifest.end(path: path, size: UInt64(size))
+            return
+        }
+        let file = try parent.createFile(name, mode: 0o644, modeIsExact: modesExact)
         manifest.begin()
         var size = 0
         if let read {
@@ -156,6 +175,7 @@ final class StagingWriter {
     /// Flushes what was written to the disk: each file and folder (few entries), or the whole file
     /// system the staging folder is on (many).
     func sync() throws {
+        try manifest.drain()
         guard syncEach else { return try root.syncFileSystem() }
         for file in written { try file.sync() }
         written.removeAll()

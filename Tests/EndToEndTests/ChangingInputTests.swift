@@ -1,4 +1,5 @@
 import Foundation
+import IAPKit
 import Testing
 
 /// A package truncated, or rewritten in place, while `validate`, `inspect` or `unpack` reads it:
@@ -23,8 +24,7 @@ import Testing
             try scratch.write("src-\(layout)/Contents/media/clip\(index).bin", randomBytes(512 << 10))
         }
         let package = scratch.at("\(layout).pkg")
-        let built = try Harness.run(["iapkg", "build", folder, "--layout", layout, "-o", package])
-        #expect(built.status == 0, "\(built.stderr)")
+        try InProcessBuild.package(folder, to: package, layout: try #require(PackageLayout(rawValue: layout)))
         return (folder, package)
     }
 

@@ -9,12 +9,12 @@ import Testing
     static let size = 12 << 20
 
     /// A store with one version of `product` (a 12 MiB file sent at 8 MiB/s, and a small one).
-    func publish(_ scratch: ScratchFolder) throws -> (NginxServer, Data)? {
+    func publish(_ scratch: ScratchFolder) async throws -> (NginxServer, Data)? {
         let large = randomBytes(Self.size)
         let folder = try scratch.contentFolder("src", product: Self.product, files: ["Contents/small.txt": "small\n"])
         try large.write(to: URL(fileURLWithPath: folder + "/Contents/large.bin"))
-        try Harness.run(["iapkg", "build", folder, "-o", scratch.at("p.pkg"), "--level", "1"])
-        let unpack = try Harness.run(["iapkg", "unpack", scratch.at("p.pkg"), "--into", scratch.at("srv")])
+        try InProcessBuild.package(folder, to: scratch.at("p.pkg"), level: 1)
+        let unpack = try await Harness.run(["iapkg", "unpack", scratch.at("p.pkg"), "--into", scratch.at("srv")])
         #expect(unpack.status == 0, "\(unpack.stderr)")
         guard let server = try NginxServer(root: scratch.at("srv"), scratch: scratch) else { return nil }
         return (server, large)
@@ -28,7 +28,7 @@ import Testing
 
     @Test func pauseStopsTheBytesAndResumeFinishes() async throws {
         let scratch = ScratchFolder()
-        guard let (server, large) = try publish(scratch) else { return }
+        guard let (server, large) = try await publish(scratch) else { return }
         let updater = ContentUpdater(
             server: server.base, productIdentifier: Self.product, folder: URL(fileURLWithPath: scratch.at("app")))
         let download = updater.download()
@@ -59,7 +59,7 @@ import Testing
 
     @Test func cancelKeepsWhatWasVerifiedForTheNextDownload() async throws {
         let scratch = ScratchFolder()
-        guard let (server, large) = try publish(scratch) else { return }
+        guard let (server, large) = try await publish(scratch) else { return }
         let updater = ContentUpdater(
             server: server.base, productIdentifier: Self.product, folder: URL(fileURLWithPath: scratch.at("app")))
         let download = updater.download()
@@ -76,30 +76,30 @@ import Testing
         _ = server
     }
 
-    @Test func iapkgFetchInstallsThenHasNothingToDoWithJSONMatchingItsSchema() throws {
+    @Test func iapkgFetchInstallsThenHasNothingToDoWithJSONMatchingItsSchema() async throws {
         let scratch = ScratchFolder()
-        guard let (server, large) = try publish(scratch) else { return }
+        guard let (server, large) = try await publish(scratch) else { return }
         let arguments = [
             "iapkg", "fetch", server.base.absoluteString, Self.product, "--into", scratch.at("app"), "--json",
         ]
-        let first = try Harness.run(arguments)
+        let first = try await Harness.run(arguments)
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stderr.contains("Installed \(Self.product) 1.0"))
         try OutputSchemaTests.expectValid(first, "fetch.schema.json")
         #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.at("app/current/Contents/large.bin"))) == large)
-        let second = try Harness.run(arguments)
+        let second = try await Harness.run(arguments)
         #expect(second.status == 0 && second.stderr.contains("is up to date"))
         try OutputSchemaTests.expectValid(second, "fetch.schema.json")
     }
 
-    @Test func exitStatusesWithoutAServer() throws {
+    @Test func exitStatusesWithoutAServer() async throws {
         let fetch = URL(fileURLWithPath: Harness.binary).deletingLastPathComponent().appendingPathComponent(
             "iapkg-fetch")
         let scratch = ScratchFolder()
-        let usage = try Harness.run([fetch.path, "ftp://x", "p", "--into", scratch.at("a")])
+        let usage = try await Harness.run([fetch.path, "ftp://x", "p", "--into", scratch.at("a")])
         #expect(usage.status == 64 && usage.stderr.contains("http"))
         let port = NginxServer.freePort()
-        let down = try Harness.run([
+        let down = try await Harness.run([
             fetch.path, "http://127.0.0.1:\(port)", "com.example.p", "--into", scratch.at("a"), "--attempts", "1",
         ])
         #expect(down.status == 2 && down.stderr.contains("127.0.0.1"))

@@ -6,7 +6,7 @@ import Testing
 @Suite(.serialized) struct ServeIntakeTests {
     /// A writer that holds the file open and pauses far longer than --settle-seconds, through a
     /// `kill -9` and a restart of the service (the start-up scan finds the file still open).
-    @Test func aSlowWriterIsWaitedForThroughARestart() throws {
+    @Test func aSlowWriterIsWaitedForThroughARestart() async throws {
         let scratch = ScratchFolder()
         let incoming = scratch.at("incoming")
         let root = scratch.at("srv")
@@ -16,23 +16,23 @@ import Testing
             files: ["Contents/big.txt": String(repeating: "slow upload ", count: 50_000)])
         let bytes = try Data(contentsOf: URL(fileURLWithPath: pkg))
         let first = try ServeProcess(scratch, incoming: incoming, root: root, tag: "first")
-        #expect(ServeCheck.wait(seconds: 10) { first.stderr.contains("watching") })
+        #expect(await ServeCheck.wait(seconds: 10) { first.stderr.contains("watching") })
         _ = FileManager.default.createFile(atPath: incoming + "/slow.pkg", contents: nil)
         let writer = try FileHandle(forWritingTo: URL(fileURLWithPath: incoming + "/slow.pkg"))
         writer.write(bytes.prefix(bytes.count / 3))
-        Thread.sleep(forTimeInterval: 2)  // 4x --settle-seconds, two rescans
+        await Harness.pause(2)  // 4x --settle-seconds, two rescans
         #expect(FileManager.default.fileExists(atPath: incoming + "/slow.pkg"), "\(first.stderr)")
-        first.stop(SIGKILL)
+        await first.stop(SIGKILL)
         writer.write(bytes[(bytes.count / 3)..<(2 * bytes.count / 3)])
         let second = try ServeProcess(scratch, incoming: incoming, root: root, tag: "second")
-        #expect(ServeCheck.wait(seconds: 10) { second.stderr.contains("watching") })
-        Thread.sleep(forTimeInterval: 2)
+        #expect(await ServeCheck.wait(seconds: 10) { second.stderr.contains("watching") })
+        await Harness.pause(2)
         #expect(FileManager.default.fileExists(atPath: incoming + "/slow.pkg"), "\(second.stderr)")
         #expect(second.events.isEmpty, "\(second.stdout)")
         writer.write(bytes[(2 * bytes.count / 3)...])
         try writer.close()
-        #expect(ServeCheck.wait(seconds: 20) { second.events.count == 1 }, "\(second.stderr)")
-        #expect(second.stop() == 0)
+        #expect(await ServeCheck.wait(seconds: 20) { second.events.count == 1 }, "\(second.stderr)")
+        #expect(await second.stop() == 0)
         #expect(ServeCheck.events(second, "accepted").count == 1, "\(second.stdout)")
         #expect(ServeCheck.names(incoming + "/accepted") == ["slow.pkg", "slow.pkg.report.json"])
         #expect(ServeCheck.names(incoming + "/rejected") == [])
@@ -41,7 +41,7 @@ import Testing
 
     /// A writer that closes the file and opens it again to append (as `>>` in a shell does): the
     /// file is taken only once it has been unchanged for --settle-seconds after the last close.
-    @Test func aWriterThatClosesAndReopensIsWaitedFor() throws {
+    @Test func aWriterThatClosesAndReopensIsWaitedFor() async throws {
         let scratch = ScratchFolder()
         let incoming = scratch.at("incoming")
         let root = scratch.at("srv")
@@ -51,23 +51,25 @@ import Testing
             files: ["Contents/big.txt": String(repeating: "appended ", count: 50_000)])
         let bytes = try Data(contentsOf: URL(fileURLWithPath: pkg))
         let serve = try ServeProcess(scratch, incoming: incoming, root: root)
-        #expect(ServeCheck.wait(seconds: 10) { serve.stderr.contains("watching") })
+        #expect(await ServeCheck.wait(seconds: 10) { serve.stderr.contains("watching") })
         let path = incoming + "/append.pkg"
-        for part in 0..<4 {
-            if part == 0 { _ = FileManager.default.createFile(atPath: path, contents: nil) }
-            let writer = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
-            try writer.seekToEnd()
-            writer.write(bytes[(part * bytes.count / 4)..<((part + 1) * bytes.count / 4)])
-            try writer.close()
-            Thread.sleep(forTimeInterval: 0.2)  // closed, under --settle-seconds (0.5)
+        try await Harness.offThePool {  // a thread of its own: the 0.2 s pauses must not stretch
+            for part in 0..<4 {
+                if part == 0 { _ = FileManager.default.createFile(atPath: path, contents: nil) }
+                let writer = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+                try writer.seekToEnd()
+                writer.write(bytes[(part * bytes.count / 4)..<((part + 1) * bytes.count / 4)])
+                try writer.close()
+                Thread.sleep(forTimeInterval: 0.2)  // closed, under --settle-seconds (0.5)
+            }
         }
-        #expect(ServeCheck.wait(seconds: 10) { serve.events.count == 1 }, "\(serve.stderr)")
-        #expect(serve.stop() == 0)
+        #expect(await ServeCheck.wait(seconds: 10) { serve.events.count == 1 }, "\(serve.stderr)")
+        #expect(await serve.stop() == 0)
         #expect(ServeCheck.events(serve, "accepted").count == 1, "\(serve.stdout)")
         #expect(try ServeCheck.manifestProblems(root + "/com.example.append/1.0") == [])
     }
 
-    @Test func oddEntriesAreRefusedUnfollowedAndSaidOnce() throws {
+    @Test func oddEntriesAreRefusedUnfollowedAndSaidOnce() async throws {
         let scratch = ScratchFolder()
         let incoming = scratch.at("incoming")
         let root = scratch.at("srv")
@@ -81,9 +83,10 @@ import Testing
             "evil\niapkg serve: forged.pkg: accepted (com.example.forged 9.9, installed) [0.01 s]\n\u{202E}x.pkg"
         try scratch.write("incoming/" + forged, "not a package")
         let serve = try ServeProcess(scratch, incoming: incoming, root: root, extra: ["--keep-reports", "3"])
-        #expect(ServeCheck.wait(seconds: 10) { ServeCheck.events(serve, "rejected").count == 4 }, "\(serve.stderr)")
-        Thread.sleep(forTimeInterval: 2.5)  // two more rescans: nothing said twice
-        #expect(serve.stop() == 0)
+        #expect(
+            await ServeCheck.wait(seconds: 10) { ServeCheck.events(serve, "rejected").count == 4 }, "\(serve.stderr)")
+        await Harness.pause(2.5)  // two more rescans: nothing said twice
+        #expect(await serve.stop() == 0)
 
         // Nothing followed: the link's target was not installed, and what was refused is the link.
         #expect(!FileManager.default.fileExists(atPath: root + "/com.example.odd"))

@@ -6,7 +6,7 @@ import Testing
 @Suite(.serialized) struct ServeOrderTests {
     static let product = "com.example.order"
 
-    @Test func aBurstOf200VersionsThenTenPendingAtARestart() throws {
+    @Test func aBurstOf200VersionsThenTenPendingAtARestart() async throws {
         let scratch = ScratchFolder()
         let incoming = scratch.at("incoming")
         let root = scratch.at("srv")
@@ -19,10 +19,10 @@ import Testing
         let serve = try ServeProcess(
             scratch, incoming: incoming, root: root, extra: ["--jobs", "2", "--keep", "3", "--keep-for", "0"],
             tag: "burst")
-        #expect(ServeCheck.wait(seconds: 10) { serve.stderr.contains("watching") })
+        #expect(await ServeCheck.wait(seconds: 10) { serve.stderr.contains("watching") })
         for (i, pkg) in burst.enumerated() { try ServeCheck.drop(pkg, into: incoming, as: "b\(i + 1).pkg") }
-        #expect(ServeCheck.wait(seconds: 90) { serve.events.count >= count }, "\(serve.stderr)")
-        #expect(serve.stop() == 0)
+        #expect(await ServeCheck.wait(seconds: 90) { serve.events.count >= count }, "\(serve.stderr)")
+        #expect(await serve.stop() == 0)
         #expect(ServeCheck.events(serve, "rejected").isEmpty, "\(ServeCheck.events(serve, "rejected"))")
         #expect(ServeCheck.events(serve, "accepted").count == count)
         #expect(ServeCheck.current(root, Self.product) == "1.\(count)")
@@ -35,15 +35,15 @@ import Testing
         }
         for i in (0...9).shuffled() { try ServeCheck.drop(pending[i], into: incoming, as: "p\(i).pkg") }
         let killed = try ServeProcess(scratch, incoming: incoming, root: root, extra: ["--jobs", "2"], tag: "killed")
-        _ = ServeCheck.wait(seconds: 10) { !killed.events.isEmpty }
-        killed.stop(SIGKILL)
+        _ = await ServeCheck.wait(seconds: 10) { !killed.events.isEmpty }
+        await killed.stop(SIGKILL)
         let last = try ServeProcess(scratch, incoming: incoming, root: root, extra: ["--jobs", "2"], tag: "last")
-        let done = ServeCheck.wait(seconds: 60) {
+        let done = await ServeCheck.wait(seconds: 60) {
             ServeCheck.names(incoming).filter { $0.hasSuffix(".pkg") }.isEmpty
                 && ServeCheck.names(incoming + "/.processing").isEmpty
         }
         #expect(done, "\(last.stderr)")
-        #expect(last.stop() == 0)
+        #expect(await last.stop() == 0)
         for run in [killed, last] {
             #expect(ServeCheck.events(run, "rejected").isEmpty, "\(run.stdout)")
             let versions = ServeCheck.events(run, "accepted").compactMap { $0["version"] as? String }
@@ -56,7 +56,7 @@ import Testing
     }
 
     /// Ten versions renamed in highest first, one after another, while the service runs.
-    @Test func aBurstInReverseOrderIsInstalledLowestFirst() throws {
+    @Test func aBurstInReverseOrderIsInstalledLowestFirst() async throws {
         let scratch = ScratchFolder()
         let incoming = scratch.at("incoming")
         let root = scratch.at("srv")
@@ -65,10 +65,10 @@ import Testing
             try ServeCheck.package(scratch, product: Self.product, version: "3.\($0)", name: "r\($0)")
         }
         let serve = try ServeProcess(scratch, incoming: incoming, root: root, extra: ["--jobs", "3"])
-        #expect(ServeCheck.wait(seconds: 10) { serve.stderr.contains("watching") })
+        #expect(await ServeCheck.wait(seconds: 10) { serve.stderr.contains("watching") })
         for i in (0...9).reversed() { try ServeCheck.drop(pkgs[i], into: incoming, as: "r\(i).pkg") }
-        #expect(ServeCheck.wait(seconds: 30) { serve.events.count == 10 }, "\(serve.stderr)")
-        #expect(serve.stop() == 0)
+        #expect(await ServeCheck.wait(seconds: 30) { serve.events.count == 10 }, "\(serve.stderr)")
+        #expect(await serve.stop() == 0)
         let versions = ServeCheck.events(serve, "accepted").compactMap { $0["version"] as? String }
         #expect(versions == (0...9).map { "3.\($0)" }, "\(serve.stdout)")
         #expect(ServeCheck.current(root, Self.product) == "3.9")

@@ -6,7 +6,7 @@ import Testing
 @Suite(.serialized) struct ServeStoreTests {
     static let product = "com.example.store"
 
-    @Test func twoSpellingsAreOneVersion() throws {
+    @Test func twoSpellingsAreOneVersion() async throws {
         let scratch = ScratchFolder()
         let incoming = scratch.at("incoming")
         let root = scratch.at("srv")
@@ -17,10 +17,10 @@ import Testing
             files: ["Contents/data.txt": "\(Self.product) 3.50\n"])
         let serve = try ServeProcess(scratch, incoming: incoming, root: root)
         try ServeCheck.drop(short, into: incoming, as: "short.pkg")
-        #expect(ServeCheck.wait(seconds: 10) { serve.events.count == 1 }, "\(serve.stderr)")
+        #expect(await ServeCheck.wait(seconds: 10) { serve.events.count == 1 }, "\(serve.stderr)")
         try ServeCheck.drop(long, into: incoming, as: "long.pkg")
-        #expect(ServeCheck.wait(seconds: 10) { serve.events.count == 2 }, "\(serve.stderr)")
-        #expect(serve.stop() == 0)
+        #expect(await ServeCheck.wait(seconds: 10) { serve.events.count == 2 }, "\(serve.stderr)")
+        #expect(await serve.stop() == 0)
         // Its ContentInfo.plist spells the version otherwise: different content under 3.50, refused.
         let events = serve.events
         #expect(events[1]["outcome"] as? String == "rejected", "\(serve.stdout)")
@@ -29,14 +29,14 @@ import Testing
         #expect(!message.contains("--force"))
         #expect(ServeCheck.versions(root, Self.product) == ["3.50"])
         #expect(ServeCheck.current(root, Self.product) == "3.50")
-        let activated = try Harness.run(["iapkg", "activate", root, Self.product, "3.50.0"])
+        let activated = try await Harness.run(["iapkg", "activate", root, Self.product, "3.50.0"])
         #expect(activated.status == 0, "\(activated.stderr)")
     }
 
     /// An app downloads the rolled-back 1.1 in a loop while newer versions arrive with `--keep 2`:
     /// no read fails; re-delivering 1.2 and a version between leave the rollback current; a version
     /// newer than every installed one ends it; 1.1 stays for --keep-for after it stops being current.
-    @Test func aRollbackIsNeverPulledFromUnderAReader() throws {
+    @Test func aRollbackIsNeverPulledFromUnderAReader() async throws {
         let scratch = ScratchFolder()
         let incoming = scratch.at("incoming")
         let root = scratch.at("srv")
@@ -51,33 +51,33 @@ import Testing
                 ])
         }
         let serve = try ServeProcess(scratch, incoming: incoming, root: root, extra: ["--keep", "2"])
-        func publish(_ version: String, as name: String, expecting count: Int) throws {
+        func publish(_ version: String, as name: String, expecting count: Int) async throws {
             try ServeCheck.drop(pkgs[version]!, into: incoming, as: name)
-            #expect(ServeCheck.wait(seconds: 10) { serve.events.count == count }, "\(serve.stderr)")
+            #expect(await ServeCheck.wait(seconds: 10) { serve.events.count == count }, "\(serve.stderr)")
         }
-        try publish("1.0", as: "a.pkg", expecting: 1)
-        try publish("1.1", as: "b.pkg", expecting: 2)
-        try publish("1.2", as: "c.pkg", expecting: 3)
-        let rollback = try Harness.run(["iapkg", "activate", root, Self.product, "1.1"])
+        try await publish("1.0", as: "a.pkg", expecting: 1)
+        try await publish("1.1", as: "b.pkg", expecting: 2)
+        try await publish("1.2", as: "c.pkg", expecting: 3)
+        let rollback = try await Harness.run(["iapkg", "activate", root, Self.product, "1.1"])
         #expect(rollback.status == 0, "\(rollback.stderr)")
 
-        let listed = try Harness.run(["iapkg", "list", root])
+        let listed = try await Harness.run(["iapkg", "list", root])
         #expect(listed.stdout.hasPrefix("\(Self.product) (current: 1.1, pinned by activate)"), "\(listed.stdout)")
-        let listing = try Harness.run(["iapkg", "list", root, "--json"])
+        let listing = try await Harness.run(["iapkg", "list", root, "--json"])
         #expect(String(decoding: listing.stdoutData, as: UTF8.self).contains("\"pinned\" : \"1.1\""))
         try OutputSchemaTests.expectValid(listing, "list.schema.json")
 
         let folder = root + "/" + Self.product + "/1.1"
         let reader = ReaderLoop(files: [folder + "/Contents/data.txt", folder + "/Contents/art/a.bin"])
-        try publish("1.2", as: "again.pkg", expecting: 4)  // re-delivered: current stays
-        try publish("1.1.5", as: "between.pkg", expecting: 5)  // not newer than every installed one
+        try await publish("1.2", as: "again.pkg", expecting: 4)  // re-delivered: current stays
+        try await publish("1.1.5", as: "between.pkg", expecting: 5)  // not newer than every installed one
         #expect(ServeCheck.current(root, Self.product) == "1.1")
-        try publish("1.3", as: "d.pkg", expecting: 6)  // newer than all: the rollback ends
+        try await publish("1.3", as: "d.pkg", expecting: 6)  // newer than all: the rollback ends
         #expect(ServeCheck.current(root, Self.product) == "1.3")
-        try publish("1.4", as: "e.pkg", expecting: 7)
-        try publish("1.5", as: "f.pkg", expecting: 8)
+        try await publish("1.4", as: "e.pkg", expecting: 7)
+        try await publish("1.5", as: "f.pkg", expecting: 8)
         let (reads, failures) = reader.stop()
-        #expect(serve.stop() == 0)
+        #expect(await serve.stop() == 0)
         #expect(ServeCheck.events(serve, "accepted").count == 8, "\(serve.stdout)")
         #expect(reads > 0 && failures.isEmpty, "\(reads) reads, failures: \(failures.prefix(3))")
         #expect(ServeCheck.current(root, Self.product) == "1.5")
@@ -85,7 +85,7 @@ import Testing
         // current, went as soon as it was beyond --keep.
         #expect(ServeCheck.versions(root, Self.product) == ["1.0", "1.1", "1.2", "1.3", "1.4", "1.5"])
         // With --keep-for 0, --keep 2 keeps just that many.
-        let pruned = try Harness.run([
+        let pruned = try await Harness.run([
             "iapkg", "unpack", pkgs["1.6"]!, "--into", root, "--keep", "2", "--keep-for", "0",
         ])
         #expect(pruned.status == 0, "\(pruned.stderr)")

@@ -26,12 +26,32 @@ final class ServeProcess {
         try process.run()
     }
 
+    /// A service a failed test left running is killed, so that no test run waits on it.
+    deinit {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+
     /// Sends `signal` and waits for the exit; returns the status.
     @discardableResult
     func stop(_ signal: Int32 = SIGTERM) -> Int32 {
         kill(process.processIdentifier, signal)
         process.waitUntilExit()
         return process.terminationStatus
+    }
+
+    /// Sends `signal` and awaits the exit (waited for off the pool); returns the status.
+    @discardableResult
+    func stop(_ signal: Int32 = SIGTERM) async -> Int32 {
+        kill(process.processIdentifier, signal)
+        let process = self.process
+        return
+            (try? await Harness.offThePool { () -> Int32 in
+                process.waitUntilExit()
+                return process.terminationStatus
+            }) ?? -1
     }
 
     var stdout: String { (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "" }
@@ -56,8 +76,7 @@ enum ServeCheck {
             files: files ?? ["Contents/data.txt": "\(product) \(version)\n"])
         try FileManager.default.createDirectory(atPath: scratch.at("pkgs"), withIntermediateDirectories: true)
         let pkg = scratch.at("pkgs/\(name).pkg")
-        let built = try Harness.run(["iapkg", "build", folder, "-o", pkg])
-        #expect(built.status == 0, "\(built.stderr)")
+        try InProcessBuild.package(folder, to: pkg)
         return pkg
     }
 
@@ -108,6 +127,16 @@ enum ServeCheck {
         while Date() < deadline {
             if condition() { return true }
             usleep(50_000)
+        }
+        return condition()
+    }
+
+    /// Waits until `condition` holds, at most `seconds`, checking every 50 ms without holding a thread.
+    static func wait(seconds: Double, _ condition: () -> Bool) async -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if condition() { return true }
+            await Harness.pause(0.05)
         }
         return condition()
     }

@@ -18,12 +18,11 @@ import Testing
         }
         let pkg = scratch.at("pkgs/\(name).pkg")
         try FileManager.default.createDirectory(atPath: scratch.at("pkgs"), withIntermediateDirectories: true)
-        let built = try Harness.run(["iapkg", "build", folder, "-o", pkg])
-        #expect(built.status == 0, "\(built.stderr)")
+        try InProcessBuild.package(folder, to: pkg)
         return pkg
     }
 
-    @Test func acceptsRejectsKeepsReportsAndStopsCleanly() throws {
+    @Test func acceptsRejectsKeepsReportsAndStopsCleanly() async throws {
         let scratch = ScratchFolder()
         let incoming = scratch.at("incoming")
         let root = scratch.at("srv")
@@ -34,12 +33,12 @@ import Testing
         try scratch.write("incoming/broken.pkg", "not a package")
         try scratch.write("incoming/upload.pkg.part", "half")
         try scratch.write("incoming/.hidden.pkg", "hidden")
-        Thread.sleep(forTimeInterval: 0.6)  // older than --settle-seconds
+        await Harness.pause(0.6)  // older than --settle-seconds
         let serve = try ServeProcess(scratch, incoming: incoming, root: root, extra: ["--jobs", "2"])
-        #expect(ServeCheck.wait(seconds: 20) { serve.events.count >= 2 }, "\(serve.stderr)")
+        #expect(await ServeCheck.wait(seconds: 20) { serve.events.count >= 2 }, "\(serve.stderr)")
         try ServeCheck.drop(good, into: incoming, as: "early.pkg")  // the same name again: a new name in accepted/
-        #expect(ServeCheck.wait(seconds: 20) { serve.events.count >= 3 }, "\(serve.stderr)")
-        #expect(serve.stop(SIGTERM) == 0, "\(serve.stderr)")
+        #expect(await ServeCheck.wait(seconds: 20) { serve.events.count >= 3 }, "\(serve.stderr)")
+        #expect(await serve.stop(SIGTERM) == 0, "\(serve.stderr)")
 
         #expect(
             ServeCheck.names(incoming + "/accepted") == [
@@ -63,7 +62,7 @@ import Testing
         #expect(try ServeCheck.manifestProblems(root + "/com.example.serve.a/1.0") == [])
     }
 
-    @Test func exactlyOnceThroughTwentyKills() throws {
+    @Test func exactlyOnceThroughTwentyKills() async throws {
         let scratch = ScratchFolder()
         let incoming = scratch.at("incoming")
         let root = scratch.at("srv")
@@ -89,7 +88,7 @@ import Testing
             // Two packages a round, each only after its product's previous version was handled.
             for _ in 0..<2 where next < count {
                 let (path, name, product, _) = packages[next]
-                _ = ServeCheck.wait(seconds: 10) {
+                _ = await ServeCheck.wait(seconds: 10) {
                     packages[..<next].filter { $0.product == product }.allSatisfy {
                         FileManager.default.fileExists(atPath: incoming + "/accepted/" + $0.name)
                     }
@@ -97,8 +96,8 @@ import Testing
                 try ServeCheck.drop(path, into: incoming, as: name)
                 next += 1
             }
-            usleep(UInt32.random(in: 20_000...300_000, using: &generator))
-            serve.stop(SIGKILL)
+            await Harness.pause(Double(UInt32.random(in: 20_000...300_000, using: &generator)) / 1_000_000)
+            await serve.stop(SIGKILL)
             let staging = (0..<11).contains {
                 ServeCheck.names(root + "/com.example.kill.p\($0)").contains { $0.hasPrefix(".staging-") }
             }
@@ -108,7 +107,7 @@ import Testing
         let last = try ServeProcess(scratch, incoming: incoming, root: root, extra: ["--jobs", "2"], tag: "last")
         while next < count {
             let (path, name, product, _) = packages[next]
-            _ = ServeCheck.wait(seconds: 20) {
+            _ = await ServeCheck.wait(seconds: 20) {
                 packages[..<next].filter { $0.product == product }.allSatisfy {
                     FileManager.default.fileExists(atPath: incoming + "/accepted/" + $0.name)
                 }
@@ -116,12 +115,12 @@ import Testing
             try ServeCheck.drop(path, into: incoming, as: name)
             next += 1
         }
-        let done = ServeCheck.wait(seconds: 60) {
+        let done = await ServeCheck.wait(seconds: 60) {
             ServeCheck.names(incoming).filter { $0.hasSuffix(".pkg") }.isEmpty
                 && ServeCheck.names(incoming + "/.processing").isEmpty
         }
         #expect(done, "\(last.stderr)")
-        #expect(last.stop(SIGTERM) == 0)
+        #expect(await last.stop(SIGTERM) == 0)
 
         // Exactly once: every package in accepted/ under its own name, with its report; nothing else.
         let expected = packages.flatMap { [$0.name, $0.name + ".report.json"] }.sorted()
@@ -143,7 +142,7 @@ import Testing
 
 /// SIGTERM while packages are in flight.
 @Suite struct ServeStopTests {
-    @Test func sigtermFinishesWhatItHoldsAndLeavesTheRest() throws {
+    @Test func sigtermFinishesWhatItHoldsAndLeavesTheRest() async throws {
         let scratch = ScratchFolder()
         let incoming = scratch.at("incoming")
         let root = scratch.at("srv")
@@ -153,14 +152,14 @@ import Testing
             let folder = try scratch.contentFolder(
                 "s\(i)", product: "com.example.stop.p\(i)", version: "1.0",
                 files: ["Contents/big.bin": String(repeating: "\(i)", count: 300_000)])
-            #expect(try Harness.run(["iapkg", "build", folder, "-o", scratch.at("s\(i).pkg")]).status == 0)
+            #expect(try await Harness.run(["iapkg", "build", folder, "-o", scratch.at("s\(i).pkg")]).status == 0)
             names.append("s\(i).pkg")
         }
         let serve = try ServeProcess(scratch, incoming: incoming, root: root, extra: ["--jobs", "2"])
-        #expect(ServeCheck.wait(seconds: 10) { serve.stderr.contains("watching") })
+        #expect(await ServeCheck.wait(seconds: 10) { serve.stderr.contains("watching") })
         for name in names { try ServeCheck.drop(scratch.at(name), into: incoming, as: name) }
-        usleep(150_000)
-        #expect(serve.stop(SIGTERM) == 0, "\(serve.stderr)")
+        await Harness.pause(Double(150_000) / 1_000_000)
+        #expect(await serve.stop(SIGTERM) == 0, "\(serve.stderr)")
         // Each package is either handled (in accepted/, with its report, installed) or untouched.
         #expect(ServeCheck.names(incoming + "/.processing") == [])
         let accepted = Set(ServeCheck.names(incoming + "/accepted"))
@@ -176,7 +175,7 @@ import Testing
         #expect(serve.events.count == accepted.count / 2)
     }
 
-    @Test func versionsOfOneProductAtOnceAreInstalledOneAtATime() throws {
+    @Test func versionsOfOneProductAtOnceAreInstalledOneAtATime() async throws {
         let scratch = ScratchFolder()
         let incoming = scratch.at("incoming")
         let root = scratch.at("srv")
@@ -186,15 +185,15 @@ import Testing
             let folder = try scratch.contentFolder(
                 "v\(i)", product: product, version: "1.\(i)",
                 files: ["Contents/data.bin": String(repeating: "\(i)", count: 200_000)])
-            #expect(try Harness.run(["iapkg", "build", folder, "-o", scratch.at("v\(i).pkg")]).status == 0)
+            #expect(try await Harness.run(["iapkg", "build", folder, "-o", scratch.at("v\(i).pkg")]).status == 0)
         }
         let serve = try ServeProcess(
             scratch, incoming: incoming, root: root, extra: ["--jobs", "3", "--allow-downgrade"])
-        #expect(ServeCheck.wait(seconds: 10) { serve.stderr.contains("watching") })
+        #expect(await ServeCheck.wait(seconds: 10) { serve.stderr.contains("watching") })
         for i in 1...6 { try ServeCheck.drop(scratch.at("v\(i).pkg"), into: incoming, as: "v\(i).pkg") }
         try ServeCheck.drop(scratch.at("v6.pkg"), into: incoming, as: "again.pkg")
-        #expect(ServeCheck.wait(seconds: 30) { serve.events.count == 7 }, "\(serve.stderr)")
-        #expect(serve.stop(SIGTERM) == 0)
+        #expect(await ServeCheck.wait(seconds: 30) { serve.events.count == 7 }, "\(serve.stderr)")
+        #expect(await serve.stop(SIGTERM) == 0)
         #expect(serve.events.allSatisfy { $0["outcome"] as? String == "accepted" }, "\(serve.stdout)")
         let folder = root + "/" + product
         #expect(

@@ -7,7 +7,7 @@ import Testing
 @Suite struct StoreRaceTests {
     static let product = "com.example.race"
 
-    @Test func eightUnpacksWithActivateAndListRacingThem() throws {
+    @Test func eightUnpacksWithActivateAndListRacingThem() async throws {
         let scratch = ScratchFolder()
         let versions = ["1.1", "1.2", "1.3", "1.4"]
         var sources: [String: [String: Data]] = [:]
@@ -21,7 +21,7 @@ import Testing
             let folder = try scratch.contentFolder("v\(version)", product: Self.product, version: version, files: files)
             try scratch.write("v\(version)/Contents/big.bin", randomBytes(1 << 20))
             packages[version] = scratch.at("v\(version).pkg")
-            let built = try Harness.run(["iapkg", "build", folder, "-o", packages[version]!])
+            let built = try await Harness.run(["iapkg", "build", folder, "-o", packages[version]!])
             #expect(built.status == 0, "\(built.stderr)")
             sources[version] = try ScratchFolder.snapshotOf(folder)
             fileCounts[version] = sources[version]!.keys.filter { !$0.hasSuffix("/") }.count
@@ -42,7 +42,7 @@ import Testing
                 #expect(try ScratchFolder.snapshotOf(productFolder + "/" + current) == sources[current])
             }
             guard FileManager.default.fileExists(atPath: productFolder) else { continue }  // no store yet
-            let listing = try Harness.run(["iapkg", "list", root, "--json"])
+            let listing = try await Harness.run(["iapkg", "list", root, "--json"])
             #expect(listing.status == 0, "\(listing.stderr)")
             if let json = try? JSONSerialization.jsonObject(with: listing.stdoutData) as? [String: Any],
                 let product = (json["products"] as? [[String: Any]])?.first,
@@ -54,7 +54,7 @@ import Testing
                 }
             }
             let target = versions.randomElement()!
-            let activated = try Harness.run(["iapkg", "activate", root, Self.product, target])
+            let activated = try await Harness.run(["iapkg", "activate", root, Self.product, target])
             // Refused (1) while that version is not installed yet; never a failure.
             #expect(activated.status == 0 || activated.status == 1, "\(activated.stderr)")
         }
@@ -70,13 +70,13 @@ import Testing
         #expect(versions.contains(current))
         let names = try FileManager.default.contentsOfDirectory(atPath: productFolder).sorted()
         #expect(names == [".lock", ".retention"] + versions + ["current", "current.json"])
-        let activated = try Harness.run(["iapkg", "activate", root, Self.product, "1.4"])
+        let activated = try await Harness.run(["iapkg", "activate", root, Self.product, "1.4"])
         #expect(activated.status == 0, "\(activated.stderr)")
     }
 
     /// `list` while `unpack --keep 1` deletes the version before: the version being deleted is
     /// left out of the listing, never an error (it was exit 2, "open folder …: No such file or directory").
-    @Test func listWhileKeepRemovesAnOldVersion() throws {
+    @Test func listWhileKeepRemovesAnOldVersion() async throws {
         let scratch = ScratchFolder()
         var files: [String: String] = [:]
         for index in 0..<600 { files["Contents/d\(index / 3)/f\(index).txt"] = "\(index)\n" }
@@ -86,12 +86,12 @@ import Testing
             let version = "2.\(minor)"
             let folder = try scratch.contentFolder("v\(version)", product: Self.product, version: version, files: files)
             let package = scratch.at("v\(version).pkg")
-            #expect(try Harness.run(["iapkg", "build", folder, "-o", package]).status == 0)
+            #expect(try await Harness.run(["iapkg", "build", folder, "-o", package]).status == 0)
             let unpack = try RunningProcess(
                 ["unpack", package, "--into", root, "--keep", "1", "--keep-for", "0"], scratch: scratch)
             repeat {
                 guard FileManager.default.fileExists(atPath: root) else { continue }
-                let listing = try Harness.run(["iapkg", "list", root])
+                let listing = try await Harness.run(["iapkg", "list", root])
                 listings += 1
                 #expect(listing.status == 0, "\(listing.stderr)")
             } while unpack.process.isRunning

@@ -21,8 +21,7 @@ import Testing
             }
         }
         let pkg = scratch.at("v\(version).pkg")
-        let built = try Harness.run(["iapkg", "build", folder, "-o", pkg])
-        #expect(built.status == 0, "\(built.stderr)")
+        try InProcessBuild.package(folder, to: pkg)
         return (pkg, folder)
     }
 
@@ -130,7 +129,7 @@ import Testing
             #expect(try same(productFolder(scratch) + "/1.\(index + 1)", source))
         }
         #expect(try visibleNames(productFolder(scratch)).count == 8)
-        #expect(try Harness.run(["iapkg", "activate", root, Self.product, "1.8"]).status == 0)
+        #expect(try await Harness.run(["iapkg", "activate", root, Self.product, "1.8"]).status == 0)
     }
 
     @Test func killedAtAnyMomentLosesNothing() throws {

@@ -27,7 +27,7 @@ package enum Harness {
     }()
 
     /// What a finished process said.
-    package struct Result {
+    package struct Result: Sendable {
         package var status: Int32
         package var stdout: String
         package var stderr: String

@@ -29,9 +29,10 @@ final class DecodeAhead {
     func recycle(_ block: DecodedBlock) { shared.recycle(block) }
 
     /// The state both threads share. `@unchecked Sendable`: every field but `decoder` is touched
-    /// only under `lock`; `decoder` only on the decoding thread (after `init`).
+    /// only under `lock`; `decoder` only on the decoding thread (after `init`), which lets it go
+    /// before it says it has stopped: the source's file is closed by the time `stop` returns.
     private final class Shared: @unchecked Sendable {
-        private let decoder: any BlockDecoding
+        private var decoder: (any BlockDecoding)?
         private let lock = ConditionLock()
         private var ready: [DecodedBlock] = []
         private var free: [DecodedBlock]
@@ -44,14 +45,19 @@ final class DecodeAhead {
             free = [DecodedBlock(initialCapacity: blockCapacity), DecodedBlock(initialCapacity: blockCapacity)]
         }
 
-        /// The decoding thread: fills free blocks until the stream ends, fails or is no longer wanted.
+        /// The decoding thread: fills free blocks until the stream ends, fails or is no longer
+        /// wanted; then lets the decoder go (closing its source's file) and says it has stopped.
         func produce() {
-            defer {
-                lock.withLock {
-                    running = false
-                    lock.broadcast()
-                }
+            fill()
+            decoder = nil
+            lock.withLock {
+                running = false
+                lock.broadcast()
             }
+        }
+
+        private func fill() {
+            guard let decoder else { return }
             while true {
                 let taken: DecodedBlock? = lock.withLock {
                     while free.isEmpty && !cancelled { lock.wait() }

@@ -19,6 +19,11 @@ enum FaultConditions {
         $0.isEmpty ? nil : $0
     }
 
+    /// How many rounds a test repeats work whose every round runs the same code: all of them in a
+    /// plain run, a fifth under a sanitizer, which reports a fault the first time the code runs and
+    /// makes every round several times slower (ThreadSanitizer 5–15x).
+    static func rounds(_ full: Int) -> Int { sanitizer == nil ? full : max(1, full / 5) }
+
     /// True when no sanitizer distorts memory figures.
     static var memoryIsMeasurable: Bool { sanitizer == nil }
 

@@ -85,3 +85,10 @@ int iap_set_mmap_threshold(size_t bytes) {
 int iap_release_free_heap(void) {
     return malloc_trim(0);
 }
+
+#include <sys/xattr.h>
+
+int iap_has_default_acl(int fd) {
+    if (fgetxattr(fd, "system.posix_acl_default", NULL, 0) >= 0) return 1;
+    return (errno == ENODATA || errno == EOPNOTSUPP) ? 0 : -1;
+}

@@ -16,6 +16,9 @@ final class GzipMemberDecoder {
 
     private let source: (UnsafeMutableRawBufferPointer) throws -> Int
     private let maxDecodedBytes: UInt64
+    /// False for a caller that reads only the head: every member streams through zlib, decoded only
+    /// as far as asked, rather than read and decoded whole.
+    private let wholeMembers: Bool
     private let input: UnsafeMutableRawBufferPointer
     private var window = InputWindow()
     private var inflater: Inflater?
@@ -30,9 +33,14 @@ final class GzipMemberDecoder {
     /// Source offset of the next compressed byte not yet given to zlib.
     private(set) var compressedOffset: UInt64 = 0
 
-    /// Prepares to decode the bytes `source` yields (it returns 0 at the end), up to `maxDecodedBytes`.
-    init(maxDecodedBytes: UInt64, source: @escaping (UnsafeMutableRawBufferPointer) throws -> Int) {
+    /// Prepares to decode the bytes `source` yields (it returns 0 at the end), up to `maxDecodedBytes`;
+    /// with `wholeMembers` false no member is decoded in one piece.
+    init(
+        maxDecodedBytes: UInt64, wholeMembers: Bool = true,
+        source: @escaping (UnsafeMutableRawBufferPointer) throws -> Int
+    ) {
         self.maxDecodedBytes = maxDecodedBytes
+        self.wholeMembers = wholeMembers
         self.source = source
         input = .allocate(byteCount: Self.inputCapacity, alignment: 16)
     }
@@ -49,7 +57,7 @@ final class GzipMemberDecoder {
             if let current = self.inflater {
                 inflater = current
             } else {
-                if try decodeWholeMember(into: block, produced: &produced) { continue }
+                if wholeMembers, try decodeWholeMember(into: block, produced: &produced) { continue }
                 guard let started = try startMember() else { return }
                 inflater = started
             }

@@ -16,12 +16,18 @@ extension GzipMemberDecoder: BlockDecoding {}
 /// cap on decoded bytes; any other start is an error that names what was found.
 final class PayloadDecompressor: BlockDecoding {
     private let maxDecodedBytes: UInt64
+    /// False when only the head is wanted: gzip members then stream, decoded only as far as asked.
+    private let wholeMembers: Bool
     private let source: (UnsafeMutableRawBufferPointer) throws -> Int
     private var inner: (any BlockDecoding)?
 
     /// Prepares to decode the bytes `source` yields (it returns 0 at the end), up to `maxDecodedBytes`.
-    init(maxDecodedBytes: UInt64, source: @escaping (UnsafeMutableRawBufferPointer) throws -> Int) {
+    init(
+        maxDecodedBytes: UInt64, wholeMembers: Bool = true,
+        source: @escaping (UnsafeMutableRawBufferPointer) throws -> Int
+    ) {
         self.maxDecodedBytes = maxDecodedBytes
+        self.wholeMembers = wholeMembers
         self.source = source
     }
 
@@ -39,7 +45,8 @@ final class PayloadDecompressor: BlockDecoding {
         let replay = ReplayedSource(leading: leading, rest: source)
         let decoder: any BlockDecoding =
             switch PayloadCompression.detect(leading) {
-            case .gzip: GzipMemberDecoder(maxDecodedBytes: maxDecodedBytes, source: replay.read)
+            case .gzip:
+                GzipMemberDecoder(maxDecodedBytes: maxDecodedBytes, wholeMembers: wholeMembers, source: replay.read)
             case .bzip2:
                 CompressedStreamDecoder(
                     codec: .bzip2, magic: PayloadCompression.bzip2Magic,

@@ -35,11 +35,17 @@ package final class PayloadReader {
     private var scratch: [UInt8] = []
 
     /// Opens a payload; `source` fills the buffer it is given and returns the count, 0 at the end.
+    /// `headOnly` is for a caller that reads only the first entries: gzip is then decoded only as far
+    /// as they need, not a whole member (iapkg's are 1 MiB) at a time. With `decodingAhead` the
+    /// decompression runs on a thread of its own, ahead of the parsing: `source` is then called
+    /// on that thread (never on two at once), and not after the reader is gone.
     package init(
-        maxDecodedBytes: UInt64,
+        maxDecodedBytes: UInt64, headOnly: Bool = false, decodingAhead: Bool = false,
         source: @escaping (UnsafeMutableRawBufferPointer) throws -> Int
     ) throws(PayloadError) {
-        stream = DecodedStream(decoder: PayloadDecompressor(maxDecodedBytes: maxDecodedBytes, source: source))
+        stream = DecodedStream(
+            decoder: PayloadDecompressor(maxDecodedBytes: maxDecodedBytes, wholeMembers: !headOnly, source: source),
+            decodingAhead: decodingAhead)
         cursor = CpioCursor(stream: stream)
         scratch.reserveCapacity(256)
         _ = try cursor.atEnd()  // decode the first block now: a stream that is not compressed cpio fails here

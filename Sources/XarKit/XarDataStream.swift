@@ -14,10 +14,14 @@ package final class XarDataStream {
     package private(set) var storedByteCount: UInt64 = 0
 
     private static let readChunk = 1 << 20
+    /// Chunk for a caller that decodes only the head: it reads (and digests) little past what it needs.
+    private static let headChunk = 64 << 10
     /// Entries at least this long are read (and their stored bytes digested) on a read-ahead thread.
     private static let readAheadThreshold: UInt64 = 4 << 20
 
     private let descriptor: FileDescriptor
+    /// Stored bytes read at once: `readChunk`, or `headChunk` for a head-only caller.
+    private let chunkSize: Int
     private let start: UInt64
     private let length: UInt64
     private let size: UInt64
@@ -41,11 +45,12 @@ package final class XarDataStream {
     private var ended = false
     private var failure: XarError?
 
-    /// With `wanted` false a large entry is read on the caller's thread as it is consumed, for a
-    /// caller that decodes only its head.
+    /// With `wanted` false a large entry is read on the caller's thread as it is consumed, in small
+    /// chunks, for a caller that decodes only its head.
     init(archive: XarArchive, file: XarFile, readAhead wanted: Bool = true) throws(XarError) {
         entry = file.path
         descriptor = archive.descriptor
+        chunkSize = wanted ? Self.readChunk : Self.headChunk
         guard let data = file.data else {
             start = 0
             length = 0
@@ -158,7 +163,7 @@ package final class XarDataStream {
     }
 
     private func refill() throws(XarError) {
-        let want = Int(min(UInt64(Self.readChunk), length - storedByteCount))
+        let want = Int(min(UInt64(chunkSize), length - storedByteCount))
         let position = start + storedByteCount
         if let readAhead {
             let chunk = try xarIO("reading \(entry)") { try readAhead.next() }
@@ -171,7 +176,7 @@ package final class XarDataStream {
             storedBuffer = chunk
         } else {
             if ownBuffer.baseAddress == nil {
-                ownBuffer = .allocate(byteCount: Int(min(UInt64(Self.readChunk), length)), alignment: 16)
+                ownBuffer = .allocate(byteCount: Int(min(UInt64(chunkSize), length)), alignment: 16)
             }
             let target = UnsafeMutableRawBufferPointer(rebasing: ownBuffer[0..<want])
             let got = try xarIO("reading \(entry)") { try descriptor.read(into: target, at: position) }

@@ -44,3 +44,7 @@ uint32_t iap_cksum_crc_update(uint32_t crc, const void *bytes, size_t count);
 
 /// The same as `iap_cksum_crc_update` by the byte table only, for tests that hold the two together.
 uint32_t iap_cksum_crc_update_portable(uint32_t crc, const void *bytes, size_t count);
+
+/// Whether the folder open as `fd` has a default ACL (which new entries inherit in place of the
+/// umask): 1 yes, 0 no (none, or the file system has no ACLs), -1 it cannot tell.
+int iap_has_default_acl(int fd);

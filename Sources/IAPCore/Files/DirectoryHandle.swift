@@ -32,6 +32,29 @@ package final class DirectoryHandle: Sendable {
         return DirectoryHandle(descriptor: fd, path: child(name))
     }
 
+    /// Whether files and folders created below this one get exactly the mode asked for, every one of
+    /// `modes`, with no `chmod` after: no default ACL on this folder (which its new subfolders would
+    /// inherit, and which replaces the umask), and a umask (read from /proc/self/status) that
+    /// clears none of their bits. False whenever it cannot tell.
+    package func createsExactly(_ modes: [UInt32]) -> Bool {
+        guard iap_has_default_acl(descriptor) == 0, let mask = Self.processUmask() else { return false }
+        return modes.allSatisfy { $0 & mask == 0 }
+    }
+
+    /// The umask of this process from the `Umask:` line of /proc/self/status (Linux 4.7 and later).
+    private static func processUmask() -> UInt32? {
+        guard let status = try? FileDescriptor.openForReading("/proc/self/status") else { return nil }
+        var bytes: [UInt8] = []
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 8)
+        defer { buffer.deallocate() }
+        while let n = try? status.readSequential(into: buffer), n > 0, bytes.count < 1 << 16 {
+            bytes += buffer[0..<n]
+        }
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("Umask:") }) else { return nil }
+        return UInt32(line.dropFirst("Umask:".count).trimmingPrefix(while: { $0 == " " || $0 == "\t" }), radix: 8)
+    }
+
     /// Creates the child directory `name` with exactly `mode` (umask ignored); fails if it exists.
     package func makeDirectory(_ name: String, mode: UInt32) throws {
         guard mkdirat(descriptor, name, mode_t(mode)) == 0 else {
@@ -43,11 +66,13 @@ package final class DirectoryHandle: Sendable {
     /// Creates the child directory `name` with exactly `mode` unless something is already there
     /// (one `mkdirat`, no `stat` first); true if it was created. What is there is not checked:
     /// opening it with `openDirectory` refuses anything but a folder.
-    package func makeDirectoryIfMissing(_ name: String, mode: UInt32) throws -> Bool {
+    /// With `modeIsExact` (see `createsExactly`) the `chmod` after it is left out.
+    package func makeDirectoryIfMissing(_ name: String, mode: UInt32, modeIsExact: Bool = false) throws -> Bool {
         if mkdirat(descriptor, name, mode_t(mode)) != 0 {
             guard errno == EEXIST else { throw SystemError("create folder", path: child(name)) }
             return false
         }
+        if modeIsExact { return true }
         guard fchmodat(descriptor, name, mode_t(mode), 0) == 0 else { throw SystemError("chmod", path: child(name)) }
         return true
     }
@@ -60,11 +85,12 @@ package final class DirectoryHandle: Sendable {
         return try openDirectory(name)
     }
 
-    /// Creates a new file `name` (`O_EXCL | O_NOFOLLOW`) with exactly `mode`, for writing.
-    package func createFile(_ name: String, mode: UInt32) throws -> FileDescriptor {
+    /// Creates a new file `name` (`O_EXCL | O_NOFOLLOW`) with exactly `mode`, for writing; with
+    /// `modeIsExact` (see `createsExactly`) the `fchmod` after it is left out.
+    package func createFile(_ name: String, mode: UInt32, modeIsExact: Bool = false) throws -> FileDescriptor {
         let fd = openat(descriptor, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode_t(mode))
         guard fd >= 0 else { throw SystemError("create", path: child(name)) }
-        guard fchmod(fd, mode_t(mode)) == 0 else {
+        guard modeIsExact || fchmod(fd, mode_t(mode)) == 0 else {
             close(fd)
             throw SystemError("chmod", path: child(name))
         }

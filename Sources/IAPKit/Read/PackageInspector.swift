@@ -145,10 +145,11 @@ public enum PackageInspector {
         _ archive: XarArchive,
         _ payload: XarFile
     ) throws -> (plist: [UInt8]?, compression: PayloadCompression?) {
-        // No read-ahead: only the head is decoded, so reading (and digesting) more is waste.
+        // No read-ahead, small reads, no whole-member decoding: only the head is decoded, so reading
+        // (and digesting, and inflating) more is waste.
         let stream = try archive.dataStream(for: payload, readAhead: false)
         var leading: [UInt8] = []
-        let reader = try PayloadReader(maxDecodedBytes: Limits.inspectedPayloadBytes) { buffer in
+        let reader = try PayloadReader(maxDecodedBytes: Limits.inspectedPayloadBytes, headOnly: true) { buffer in
             let n = try stream.read(into: buffer)
             if leading.count < 6 { leading += buffer[0..<min(n, 6 - leading.count)] }
             return n

@@ -84,7 +84,10 @@ enum ProductPackageChecker {
         var bom = original
         do {
             let stream = try archive.dataStream(for: payload)
-            let reader = try PayloadReader(maxDecodedBytes: cap) { target in try stream.read(into: target) }
+            // Inflated on a second core while this one parses and judges the entries.
+            let reader = try PayloadReader(maxDecodedBytes: cap, decodingAhead: true) { target in
+                try stream.read(into: target)
+            }
             // newc sends a hard-link set's data with its last link; the earlier ones say size 0.
             // Their Bom size and checksum are held against the link that carries the data.
             var deferred: [String: BomIndex.Record] = [:]

@@ -9,8 +9,12 @@ enum SourceFileReader {
     static func stream(_ path: String, expectedSize: UInt64, into body: (UnsafeRawBufferPointer) throws -> Void) throws
     {
         let file = try FileSystem.openNoFollow(path)
-        file.adviseSequentialReading()
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 64)
+        // A small file is read in one piece into a buffer its size (and one byte more, to see it
+        // grow): no 1 MiB mapping made and unmapped, and no read-ahead advice, for each of
+        // thousands of small files.
+        let capacity = expectedSize < UInt64(chunkSize) ? Int(expectedSize) + 1 : chunkSize
+        if capacity == chunkSize { file.adviseSequentialReading() }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 64)
         defer { buffer.deallocate() }
         var total: UInt64 = 0
         while true {

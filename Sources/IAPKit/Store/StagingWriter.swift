@@ -26,6 +26,8 @@ final class StagingWriter {
     /// What the delivery manifest lists: each file with the SHA-256 of the bytes written (hashed
     /// on another thread as they go to disk, so the manifest needs no second read), each symlink.
     private let manifest: ManifestHasher
+    /// The umask and ACLs leave 0644 and 0755 as they are: no chmod after each create.
+    private let modesExact: Bool
 
     /// The files and symlinks written, for `DeliveryManifest` (folders are not listed there).
     func manifestItems() -> [StagedManifestItem] { manifest.finish() }
@@ -41,6 +43,7 @@ final class StagingWriter {
         self.root = root
         syncEach = entryCount <= Self.perFileSyncLimit
         manifest = ManifestHasher(chunkBytes: 1 << 20, expectedItems: entryCount)
+        modesExact = root.createsExactly([0o644, 0o755])
     }
 
     /// Waits for the manifest hasher before the buffer goes, so a failed unpack leaves no hashing
@@ -58,12 +61,12 @@ final class StagingWriter {
         case .directory:
             _ = try folder(entry.components)
         case .file:
-            try writeFile(entry.components, path: entry.path, read: read)
+            try writeFile(entry.components, path: entry.path, size: entry.size, read: read)
         case .symlink:
             links.append(entry)
         case .hardlink:
             if let read, entry.size > 0, let target = entry.hardlinkTarget {
-                try writeFile(entry.components, path: entry.path, read: read)
+                try writeFile(entry.components, path: entry.path, size: entry.size, read: read)
                 carriers[ContentEntry.components(of: target).joined(separator: "/")] = entry.components
             }
             hardlinks.append(entry)
@@ -75,6 +78,7 @@ final class StagingWriter {
 
     /// Writes hard links (as copies of their targets) and symlinks, after every file is in place.
     func finish(allEntries: [ContentEntry]) throws {
+        try manifest.drain()  // the small files the hasher's thread writes are all there
         var refreshed: Set<String> = []
         for entry in hardlinks {
             guard let target = entry.hardlinkTarget.map(ContentEntry.components(of:)), !target.isEmpty else { continue }
@@ -102,12 +106,30 @@ final class StagingWriter {
         }
     }
 
-    /// Writes a regular file at `components` (`path` joined) from `read` (nil: empty).
+    /// Writes a regular file of `size` bytes at `components` (`path` joined) from `read` (nil: empty).
+    /// With one syncfs at the end, a small file is created and written on the hasher's thread
+    /// from the copy it hashes: this thread only decodes, makes folders and copies.
     private func writeFile(
-        _ components: [String], path: String, read: ((UnsafeMutableRawBufferPointer) throws -> Int)?
+        _ components: [String], path: String, size expected: UInt64,
+        read: ((UnsafeMutableRawBufferPointer) throws -> Int)?
     ) throws {
         guard let name = components.last else { return }
-        let file = try folder(Array(components.dropLast())).createFile(name, mode: 0o644)
+        let parent = try folder(Array(components.dropLast()))
+        if !syncEach && expected < UInt64(Self.earlyWritebackBytes) {
+            try manifest.throwIfFailed()
+            manifest.begin(creating: .init(folder: parent, name: name, modeIsExact: modesExact))
+            var size = 0
+            while let read {
+                let n = try read(buffer)
+                if n == 0 { break }
+                manifest.update(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+                bytesWritten += UInt64(n)
+                size += n
+            }
+            manifest.end(path: path, size: UInt64(size))
+            return
+        }
+        let file = try parent.createFile(name, mode: 0o644, modeIsExact: modesExact)
         manifest.begin()
         var size = 0
         if let read {
@@ -134,7 +156,7 @@ final class StagingWriter {
         let input = try folder(Array(source.dropLast())).openFile(sourceName)
         let parent = try folder(Array(destination.dropLast()))
         if parent.status(name) != nil { try parent.removeTree(name) }
-        let file = try parent.createFile(name, mode: 0o644)
+        let file = try parent.createFile(name, mode: 0o644, modeIsExact: modesExact)
         manifest.begin()
         var size = 0
         while true {
@@ -153,6 +175,7 @@ final class StagingWriter {
     /// Flushes what was written to the disk: each file and folder (few entries), or the whole file
     /// system the staging folder is on (many).
     func sync() throws {
+        try manifest.drain()
         guard syncEach else { return try root.syncFileSystem() }
         for file in written { try file.sync() }
         written.removeAll()
@@ -167,7 +190,9 @@ final class StagingWriter {
         if let open = folders[key] { return open }
         let parent = try folder(Array(components.dropLast()))
         let name = components[components.count - 1]
-        if try parent.makeDirectoryIfMissing(name, mode: 0o755) && syncEach { created.append(key) }
+        if try parent.makeDirectoryIfMissing(name, mode: 0o755, modeIsExact: modesExact) && syncEach {
+            created.append(key)
+        }
         let handle = try parent.openDirectory(name)
         if folders.count >= 256 { folders.removeAll(keepingCapacity: true) }  // bound open descriptors
         folders[key] = handle

@@ -192,7 +192,8 @@ public enum Unpacker {
             let total = entries.reduce(UInt64(0)) { $0 &+ $1.size }
             let stream = try archive.dataStream(for: payload)
             let reader = try PayloadReader(
-                maxDecodedBytes: total &+ UInt64(entries.count) * Limits.cpioEntryAllowance &+ Limits.cpioSlackBytes
+                maxDecodedBytes: total &+ UInt64(entries.count) * Limits.cpioEntryAllowance &+ Limits.cpioSlackBytes,
+                decodingAhead: true
             ) {
                 buffer in
                 try stream.read(into: buffer)

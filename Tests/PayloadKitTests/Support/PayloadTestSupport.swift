@@ -23,9 +23,14 @@ enum PayloadTestSupport {
         }
     }
 
-    /// Reads every entry and its data from a gzip'd payload held in memory.
-    static func readAll(_ payload: [UInt8], maxDecodedBytes: UInt64 = 64 << 20) throws -> [ReadEntry] {
-        let reader = try PayloadReader(maxDecodedBytes: maxDecodedBytes, source: source(payload))
+    /// Reads every entry and its data from a gzip'd payload held in memory (with a head-only reader
+    /// if `headOnly`, decoding on a thread of its own if `decodingAhead`).
+    static func readAll(
+        _ payload: [UInt8], maxDecodedBytes: UInt64 = 64 << 20, headOnly: Bool = false, decodingAhead: Bool = false
+    ) throws -> [ReadEntry] {
+        let reader = try PayloadReader(
+            maxDecodedBytes: maxDecodedBytes, headOnly: headOnly, decodingAhead: decodingAhead,
+            source: source(payload))
         var result: [ReadEntry] = []
         var buffer = [UInt8](repeating: 0, count: 333)
         while let entry = try reader.nextEntry() {
@@ -41,9 +46,11 @@ enum PayloadTestSupport {
     }
 
     /// Reads every entry, returning the error that stopped the reader (nil if none did).
-    static func firstError(_ payload: [UInt8], maxDecodedBytes: UInt64 = 64 << 20) -> PayloadError? {
+    static func firstError(_ payload: [UInt8], maxDecodedBytes: UInt64 = 64 << 20, decodingAhead: Bool = false)
+        -> PayloadError?
+    {
         do {
-            _ = try readAll(payload, maxDecodedBytes: maxDecodedBytes)
+            _ = try readAll(payload, maxDecodedBytes: maxDecodedBytes, decodingAhead: decodingAhead)
             return nil
         } catch let error as PayloadError {
             return error

@@ -4,7 +4,7 @@ import Testing
 
 /// The download client through a real nginx: progress, pause and resume, cancel and resume, as
 /// SKDownload offered them; and `iapkg fetch`'s exit statuses without a server.
-@Suite(.serialized, .onTestThreads) struct FetchClientTests {
+@Suite(.serialized) struct FetchClientTests {
     static let product = "com.example.slow.fetch"
     static let size = 12 << 20
 

@@ -3,7 +3,7 @@ import Testing
 
 /// Failures that are not the package's (a full disk, a read-only ROOT) are retried, never
 /// rejected, and the status document and the Prometheus counters show them while they last.
-@Suite(.serialized, .onTestThreads) struct ServeFaultTests {
+@Suite(.serialized) struct ServeFaultTests {
     @Test(.enabled(if: FaultConditions.canMount, "needs root to mount a tmpfs"))
     func aFullDiskThenAReadOnlyRootAreWaitedOut() async throws {
         let scratch = ScratchFolder()

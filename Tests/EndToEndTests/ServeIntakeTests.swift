@@ -3,7 +3,7 @@ import Testing
 
 /// `iapkg serve` takes a file only when its writer is done, and refuses or skips odd entries of
 /// the drop folder without following them, each said once, in log lines a name cannot forge.
-@Suite(.serialized, .onTestThreads) struct ServeIntakeTests {
+@Suite(.serialized) struct ServeIntakeTests {
     /// A writer that holds the file open and pauses far longer than --settle-seconds, through a
     /// `kill -9` and a restart of the service (the start-up scan finds the file still open).
     @Test func aSlowWriterIsWaitedForThroughARestart() async throws {

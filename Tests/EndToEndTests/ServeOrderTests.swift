@@ -3,7 +3,7 @@ import Testing
 
 /// A product's versions are installed lowest first, one at a time: a burst renamed in one after
 /// another, and versions dropped while the service was down, through a `kill -9`.
-@Suite(.serialized, .onTestThreads) struct ServeOrderTests {
+@Suite(.serialized) struct ServeOrderTests {
     static let product = "com.example.order"
 
     @Test func aBurstOf200VersionsThenTenPendingAtARestart() async throws {

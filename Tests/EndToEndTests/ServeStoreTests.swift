@@ -3,7 +3,7 @@ import Testing
 
 /// What `serve` does to the store: one version whatever its spelling, and pruning that never pulls
 /// a version from under a reader (the current, the recently current, an operator's rollback).
-@Suite(.serialized, .onTestThreads) struct ServeStoreTests {
+@Suite(.serialized) struct ServeStoreTests {
     static let product = "com.example.store"
 
     @Test func twoSpellingsAreOneVersion() async throws {

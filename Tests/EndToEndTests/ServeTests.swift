@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `iapkg serve`: packages dropped into a folder are handled exactly once, through kills.
-@Suite(.serialized, .onTestThreads) struct ServeTests {
+@Suite(.serialized) struct ServeTests {
     func build(_ scratch: ScratchFolder, product: String, version: String, name: String, randomBytes: Int = 0) throws
         -> String
     {
@@ -141,7 +141,7 @@ import Testing
 }
 
 /// SIGTERM while packages are in flight.
-@Suite(.onTestThreads) struct ServeStopTests {
+@Suite struct ServeStopTests {
     @Test func sigtermFinishesWhatItHoldsAndLeavesTheRest() async throws {
         let scratch = ScratchFolder()
         let incoming = scratch.at("incoming")

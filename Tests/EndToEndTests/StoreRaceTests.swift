@@ -4,7 +4,7 @@ import Testing
 /// Eight processes unpacking the same version and different versions of one product at once, with
 /// `activate` and `list` racing them: every version complete or absent, `current` always pointing
 /// to a complete version, no stray temporary folder.
-@Suite(.onTestThreads) struct StoreRaceTests {
+@Suite struct StoreRaceTests {
     static let product = "com.example.race"
 
     @Test func eightUnpacksWithActivateAndListRacingThem() async throws {

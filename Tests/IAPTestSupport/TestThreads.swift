@@ -5,7 +5,10 @@ import Testing
 /// the concurrency pool, one thread per core (two here); an end-to-end test spends most of its time
 /// blocked (waiting for the `iapkg` it started, for an fsync, for a service to settle), and two
 /// blocked tests left both cores idle while the other tests queued. Here a blocked test holds one of
-/// eight threads, and the cores stay busy with the others' children.
+/// eight threads, and the cores stay busy with the others' children. Suites whose tests are `async`
+/// and await their waits (serve, fetch, the store races) stay on the pool: the tasks they start
+/// would inherit this executor and queue behind other tests, too late for a deadline (a download's
+/// first bytes were seen to wait over 30 s so under AddressSanitizer).
 package final class TestThreads: TaskExecutor, @unchecked Sendable {
     /// The threads every `.onTestThreads` suite shares.
     package static let shared = TestThreads(count: 8)

@@ -67,8 +67,12 @@ struct ContentFolder {
             throw .local(root, "cannot be created (\(error.localizedDescription))")
         }
         let lockPath = root + "/.lock"
-        if !fm.fileExists(atPath: lockPath) { _ = fm.createFile(atPath: lockPath, contents: nil) }
-        guard let handle = FileHandle(forWritingAtPath: lockPath) else { throw .local(lockPath, "cannot be opened") }
+        // Close-on-exec: a process the app starts meanwhile (fork and exec) must not inherit the
+        // descriptor, or the lock would stay held until that process ended and the next download
+        // would be refused as busy.
+        let descriptor = open(lockPath, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw .local(lockPath, "cannot be opened") }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         guard flock(handle.fileDescriptor, LOCK_EX | LOCK_NB) == 0 else {
             try? handle.close()
             throw .busy(root)

@@ -14,12 +14,6 @@ extension Harness {
         try await offThePool { try run(arguments, in: directory, environment: environment, stdin: stdin) }
     }
 
-    /// `shell`, awaited.
-    @discardableResult
-    package static func shell(_ command: String, in directory: String? = nil) async throws -> Result {
-        try await offThePool { try shell(command, in: directory) }
-    }
-
     /// Runs `work` on a new thread (not the pool's) and awaits what it returns or throws.
     package static func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in

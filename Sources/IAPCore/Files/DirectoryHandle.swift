@@ -43,13 +43,7 @@ package final class DirectoryHandle: Sendable {
 
     /// The umask of this process from the `Umask:` line of /proc/self/status (Linux 4.7 and later).
     private static func processUmask() -> UInt32? {
-        guard let status = try? FileDescriptor.openForReading("/proc/self/status") else { return nil }
-        var bytes: [UInt8] = []
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 8)
-        defer { buffer.deallocate() }
-        while let n = try? status.readSequential(into: buffer), n > 0, bytes.count < 1 << 16 {
-            bytes += buffer[0..<n]
-        }
+        guard let bytes = try? FileSystem.readSmallFile("/proc/self/status", maxBytes: 1 << 16) else { return nil }
         let text = String(decoding: bytes, as: UTF8.self)
         guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("Umask:") }) else { return nil }
         return UInt32(line.dropFirst("Umask:".count).trimmingPrefix(while: { $0 == " " || $0 == "\t" }), radix: 8)

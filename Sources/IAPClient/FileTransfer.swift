@@ -91,7 +91,9 @@ struct FileTransfer {
         let sink = try PartSink(path: part, keep: start)
         defer { sink.close() }
         let (size, path, meter, validatorPath) = (file.size, file.path, transfers.meter, validatorPath)
+        let gate = transfers.gate
         _ = try await transfers.http.get(url, headers: headers) { event in
+            try gate.checkOpen()
             switch event {
             case .response(let response):
                 try Self.checkLength(response, expected: size, path: path)

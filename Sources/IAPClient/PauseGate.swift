@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// Pause, resume and cancel for one download: pausing cancels the requests in flight (what they
 /// fetched stays, to be resumed with a range request) and holds every worker until resumed or
 /// cancelled.
@@ -19,6 +23,14 @@ final class PauseGate: @unchecked Sendable {
     var isPaused: Bool { lock.withLock { paused } }
     /// True once cancelled.
     var isCancelled: Bool { lock.withLock { cancelled } }
+
+    /// Throws `URLError.cancelled` while paused or once cancelled. A receiver calls it for each
+    /// piece: URLSession on Linux still delivers what it had queued after a request is cancelled, and
+    /// a request that started as `pause()` ran is not in the set it cancels. The piece is dropped,
+    /// not counted, and asked for again on resume.
+    func checkOpen() throws {
+        if lock.withLock({ paused || cancelled }) { throw URLError(.cancelled) }
+    }
 
     /// Holds new requests and interrupts the ones in flight.
     func pause() {

@@ -78,7 +78,8 @@ struct Transfers: Sendable {
     func document(_ url: URL, limit: Int) async throws(FetchError) -> Data {
         try await retrying(url) {
             var body = Data()
-            _ = try await http.get(url, headers: [:]) { event in
+            _ = try await http.get(url, headers: [:]) { [gate] event in
+                try gate.checkOpen()
                 switch event {
                 case .response(let response):
                     guard response.statusCode == 200 else { throw StatusError(status: response.statusCode) }

@@ -105,7 +105,7 @@ let package = Package(
         .testTarget(name: "IAPCoreTests", dependencies: ["IAPCore"]),
         .testTarget(name: "XMLKitTests", dependencies: ["XMLKit"]),
         .testTarget(name: "XarKitTests", dependencies: ["XarKit", "IAPRules", "IAPCore", "IAPTestSupport"]),
-        .testTarget(name: "BomKitTests", dependencies: ["BomKit", "IAPCore"]),
+        .testTarget(name: "BomKitTests", dependencies: ["BomKit", "IAPCore", "IAPTestSupport"]),
         .testTarget(name: "PayloadKitTests", dependencies: ["PayloadKit", "IAPCore"]),
         .testTarget(name: "XcodeKitTests", dependencies: ["XcodeKit", "IAPRules"]),
         .testTarget(

@@ -1,4 +1,5 @@
 import Foundation
+import IAPTestSupport
 import Testing
 
 /// What the fault tests need of the machine, and the one way a test steps aside under a sanitizer.
@@ -12,17 +13,12 @@ enum FaultConditions {
         return true
     }()
 
-    /// The sanitizer the suite runs under: `IAPKG_SANITIZER` ("address" or "thread"), which
-    /// `.ci/sanitize` sets. Tests whose measure a sanitizer distorts (memory ceilings, RSS growth)
-    /// are skipped under it, and only through this variable.
-    static let sanitizer: String? = ProcessInfo.processInfo.environment["IAPKG_SANITIZER"].flatMap {
-        $0.isEmpty ? nil : $0
-    }
+    /// The sanitizer the suite runs under (``Sanitizer/name``). Tests whose measure a sanitizer
+    /// distorts (memory ceilings, RSS growth) are skipped under it, and only through this variable.
+    static var sanitizer: String? { Sanitizer.name }
 
-    /// How many rounds a test repeats work whose every round runs the same code: all of them in a
-    /// plain run, a fifth under a sanitizer, which reports a fault the first time the code runs and
-    /// makes every round several times slower (ThreadSanitizer 5–15x).
-    static func rounds(_ full: Int) -> Int { sanitizer == nil ? full : max(1, full / 5) }
+    /// How many rounds a test repeats work whose every round runs the same code (``Sanitizer/rounds(_:)``).
+    static func rounds(_ full: Int) -> Int { Sanitizer.rounds(full) }
 
     /// True when no sanitizer distorts memory figures.
     static var memoryIsMeasurable: Bool { sanitizer == nil }

@@ -41,7 +41,10 @@ import Testing
             if let current = try? FileManager.default.destinationOfSymbolicLink(atPath: productFolder + "/current") {
                 #expect(try ScratchFolder.snapshotOf(productFolder + "/" + current) == sources[current])
             }
-            guard FileManager.default.fileExists(atPath: productFolder) else { continue }  // no store yet
+            guard FileManager.default.fileExists(atPath: productFolder) else {  // no store yet
+                try await Task.sleep(nanoseconds: 5_000_000)
+                continue
+            }
             let listing = try await Harness.run(["iapkg", "list", root, "--json"])
             #expect(listing.status == 0, "\(listing.stderr)")
             if let json = try? JSONSerialization.jsonObject(with: listing.stdoutData) as? [String: Any],
@@ -90,7 +93,10 @@ import Testing
             let unpack = try RunningProcess(
                 ["unpack", package, "--into", root, "--keep", "1", "--keep-for", "0"], scratch: scratch)
             repeat {
-                guard FileManager.default.fileExists(atPath: root) else { continue }
+                guard FileManager.default.fileExists(atPath: root) else {
+                    try await Task.sleep(nanoseconds: 5_000_000)  // not a busy wait for the first version
+                    continue
+                }
                 let listing = try await Harness.run(["iapkg", "list", root])
                 listings += 1
                 #expect(listing.status == 0, "\(listing.stderr)")

@@ -73,11 +73,24 @@ struct ContentFolder {
         let descriptor = open(lockPath, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw .local(lockPath, "cannot be opened") }
         let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-        guard flock(handle.fileDescriptor, LOCK_EX | LOCK_NB) == 0 else {
+        guard Self.lock(handle.fileDescriptor) else {
             try? handle.close()
             throw .busy(root)
         }
         return handle
+    }
+
+    /// Takes the lock, trying for up to 2 s. A download that just ended may still hold it for a
+    /// moment through a child process another thread was starting: between fork and exec the child
+    /// shares the descriptor, close-on-exec or not (seen under AddressSanitizer, where exec is slow).
+    /// A download really at work holds it far longer and is refused as busy.
+    private static func lock(_ descriptor: Int32) -> Bool {
+        for attempt in 0..<40 {
+            if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return true }
+            guard errno == EWOULDBLOCK, attempt < 39 else { return false }
+            usleep(50_000)
+        }
+        return false
     }
 
     /// Removes what an earlier run left for another version: staging folders but `keep`, and

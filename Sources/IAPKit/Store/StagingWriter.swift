@@ -10,6 +10,8 @@ import IAPCore
 final class StagingWriter {
     private let root: DirectoryHandle
     private var folders: [String: DirectoryHandle] = [:]
+    /// Folders known to exist below the root (made or opened here), not all of them open.
+    private var made: Set<String> = []
     private var links: [ContentEntry] = []
     private var hardlinks: [ContentEntry] = []
     /// For each hard-link set (its first member's path), the last later member that carried data.
@@ -59,7 +61,7 @@ final class StagingWriter {
         guard !entry.components.isEmpty else { return }
         switch entry.kind {
         case .directory:
-            _ = try folder(entry.components)
+            if syncEach { _ = try folder(entry.components) } else { try makeFolder(entry.components) }
         case .file:
             try writeFile(entry.components, path: entry.path, size: entry.size, read: read)
         case .symlink:
@@ -114,10 +116,11 @@ final class StagingWriter {
         read: ((UnsafeMutableRawBufferPointer) throws -> Int)?
     ) throws {
         guard let name = components.last else { return }
-        let parent = try folder(Array(components.dropLast()))
         if !syncEach && expected < UInt64(Self.earlyWritebackBytes) {
+            let (base, below) = try place(Array(components.dropLast()))
             try manifest.throwIfFailed()
-            manifest.begin(creating: .init(folder: parent, name: name, modeIsExact: modesExact))
+            let relative = below.isEmpty ? name : below + "/" + name
+            manifest.begin(creating: .init(folder: base, path: relative, modeIsExact: modesExact))
             var size = 0
             while let read {
                 let n = try read(buffer)
@@ -129,7 +132,7 @@ final class StagingWriter {
             manifest.end(path: path, size: UInt64(size))
             return
         }
-        let file = try parent.createFile(name, mode: 0o644, modeIsExact: modesExact)
+        let file = try folder(Array(components.dropLast())).createFile(name, mode: 0o644, modeIsExact: modesExact)
         manifest.begin()
         var size = 0
         if let read {
@@ -190,12 +193,45 @@ final class StagingWriter {
         if let open = folders[key] { return open }
         let parent = try folder(Array(components.dropLast()))
         let name = components[components.count - 1]
-        if try parent.makeDirectoryIfMissing(name, mode: 0o755, modeIsExact: modesExact) && syncEach {
+        if !made.contains(key), try parent.makeDirectoryIfMissing(name, mode: 0o755, modeIsExact: modesExact),
+            syncEach
+        {
             created.append(key)
         }
         let handle = try parent.openDirectory(name)
         if folders.count >= 256 { folders.removeAll(keepingCapacity: true) }  // bound open descriptors
         folders[key] = handle
+        made.insert(key)
         return handle
+    }
+
+    /// Makes the folder at `components` (0755) and its parents if missing, without opening it: one
+    /// `mkdirat` in its opened parent. Something already there must be a folder.
+    private func makeFolder(_ components: [String]) throws {
+        guard let name = components.last else { return }
+        let key = components.joined(separator: "/")
+        if folders[key] != nil || made.contains(key) { return }
+        let parent = try folder(Array(components.dropLast()))
+        if try !parent.makeDirectoryIfMissing(name, mode: 0o755, modeIsExact: modesExact),
+            parent.status(name)?.isDirectory != true
+        {
+            throw SystemError("create folder", path: parent.child(name), code: SystemError.Code.notDirectory)
+        }
+        if made.count >= 4096 { made.removeAll(keepingCapacity: true) }  // bounded; a folder made again is EEXIST
+        made.insert(key)
+    }
+
+    /// Makes the folder at `components` if missing and returns the nearest opened folder with the
+    /// path from it: files below it are then created by path (`createFile(beneath:)`), with no
+    /// open or close of their own folder.
+    private func place(_ components: [String]) throws -> (DirectoryHandle, String) {
+        guard components.count > 1 else { return (try folder(components), "") }
+        try makeFolder(components)
+        let key = components.joined(separator: "/")
+        if let open = folders[key] { return (open, "") }
+        if let parent = folders[components.dropLast().joined(separator: "/")] {
+            return (parent, components[components.count - 1])
+        }
+        return (root, key)
     }
 }

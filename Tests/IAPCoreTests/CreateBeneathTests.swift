@@ -43,6 +43,14 @@ import Testing
         #expect(refusal { try root.createFile(beneath: "a/b/new.txt", mode: 0o644, resolveInKernel: kernel) } == EEXIST)
     }
 
+    @Test func namesAreCountedAndDotNamesRefused() {
+        #expect(DirectoryHandle.nameCount("a") == 1)
+        #expect(DirectoryHandle.nameCount("a/.../b../.c/..d") == 5)
+        for path in ["", "/", "/a", "a/", "a//b", ".", "..", "a/.", "a/..", "./a", "../a", "a/./b", "a/../b"] {
+            #expect(DirectoryHandle.nameCount(path) == nil, "\(path)")
+        }
+    }
+
     @Test(arguments: [true, false]) func refusesSymlinksDotDotAndAbsolutePaths(kernel: Bool) throws {
         let (temporary, root) = try scratch()
         // A symlinked folder on the way: ELOOP from openat2, ELOOP or ENOTDIR from O_NOFOLLOW.

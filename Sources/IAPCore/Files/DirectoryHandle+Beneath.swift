@@ -20,11 +20,10 @@ extension DirectoryHandle {
     package func createFile(
         beneath relativePath: String, mode: UInt32, modeIsExact: Bool = false, resolveInKernel: Bool = true
     ) throws -> FileDescriptor {
-        let components = relativePath.split(separator: "/", omittingEmptySubsequences: false)
-        guard let name = components.last,
-            components.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." })
-        else { throw SystemError("create", path: child(relativePath), code: EINVAL) }
-        if components.count == 1 { return try createFile(String(name), mode: mode, modeIsExact: modeIsExact) }
+        guard let count = Self.nameCount(relativePath) else {
+            throw SystemError("create", path: child(relativePath), code: EINVAL)
+        }
+        if count == 1 { return try createFile(relativePath, mode: mode, modeIsExact: modeIsExact) }
         if resolveInKernel && Self.kernelResolves.load(ordering: .relaxed) {
             let fd = iap_openat2_beneath(
                 descriptor, relativePath, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
@@ -42,8 +41,30 @@ extension DirectoryHandle {
             }
             Self.kernelResolves.store(false, ordering: .relaxed)
         }
+        let components = relativePath.split(separator: "/")
         var folder = self
         for component in components.dropLast() { folder = try folder.openDirectory(String(component)) }
-        return try folder.createFile(String(name), mode: mode, modeIsExact: modeIsExact)
+        return try folder.createFile(String(components[components.count - 1]), mode: mode, modeIsExact: modeIsExact)
+    }
+
+    /// How many names `path` joins with "/", or nil if one is empty, "." or ".." (a leading or
+    /// trailing "/", "//", "./", "../"): one pass over the bytes, no strings made.
+    static func nameCount(_ path: String) -> Int? {
+        var count = 1
+        var length = 0
+        var dots = 0
+        for byte in path.utf8 {
+            if byte == UInt8(ascii: "/") {
+                guard length > 0, dots < length || length > 2 else { return nil }
+                count += 1
+                length = 0
+                dots = 0
+            } else {
+                length += 1
+                if byte == UInt8(ascii: ".") { dots += 1 }
+            }
+        }
+        guard length > 0, dots < length || length > 2 else { return nil }
+        return count
     }
 }

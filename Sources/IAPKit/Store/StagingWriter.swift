@@ -12,6 +12,8 @@ final class StagingWriter {
     private var folders: [String: DirectoryHandle] = [:]
     /// Folders known to exist below the root (made or opened here), not all of them open.
     private var made: Set<String> = []
+    /// The folder `makeFolder` saw last (its key and opened parent): the files that follow it ask again.
+    private var lastMade: (key: String, parent: DirectoryHandle)?
     private var links: [ContentEntry] = []
     private var hardlinks: [ContentEntry] = []
     /// For each hard-link set (its first member's path), the last later member that carried data.
@@ -206,19 +208,26 @@ final class StagingWriter {
     }
 
     /// Makes the folder at `components` (0755) and its parents if missing, without opening it: one
-    /// `mkdirat` in its opened parent. Something already there must be a folder.
-    private func makeFolder(_ components: [String]) throws {
-        guard let name = components.last else { return }
+    /// `mkdirat` in its opened parent. Something already there must be a folder. Returns where files
+    /// in it are created from: the folder itself if it is open, else its parent and its name.
+    @discardableResult
+    private func makeFolder(_ components: [String]) throws -> (DirectoryHandle, String) {
+        guard let name = components.last else { return (root, "") }
         let key = components.joined(separator: "/")
-        if folders[key] != nil || made.contains(key) { return }
+        if let open = folders[key] { return (open, "") }
+        if let last = lastMade, last.key == key { return (last.parent, name) }
         let parent = try folder(Array(components.dropLast()))
-        if try !parent.makeDirectoryIfMissing(name, mode: 0o755, modeIsExact: modesExact),
-            parent.status(name)?.isDirectory != true
-        {
-            throw SystemError("create folder", path: parent.child(name), code: SystemError.Code.notDirectory)
+        if !made.contains(key) {
+            if try !parent.makeDirectoryIfMissing(name, mode: 0o755, modeIsExact: modesExact),
+                parent.status(name)?.isDirectory != true
+            {
+                throw SystemError("create folder", path: parent.child(name), code: SystemError.Code.notDirectory)
+            }
+            if made.count >= 4096 { made.removeAll(keepingCapacity: true) }  // bounded; made again is EEXIST
+            made.insert(key)
         }
-        if made.count >= 4096 { made.removeAll(keepingCapacity: true) }  // bounded; a folder made again is EEXIST
-        made.insert(key)
+        lastMade = (key, parent)
+        return (parent, name)
     }
 
     /// Makes the folder at `components` if missing and returns the nearest opened folder with the
@@ -226,12 +235,6 @@ final class StagingWriter {
     /// open or close of their own folder.
     private func place(_ components: [String]) throws -> (DirectoryHandle, String) {
         guard components.count > 1 else { return (try folder(components), "") }
-        try makeFolder(components)
-        let key = components.joined(separator: "/")
-        if let open = folders[key] { return (open, "") }
-        if let parent = folders[components.dropLast().joined(separator: "/")] {
-            return (parent, components[components.count - 1])
-        }
-        return (root, key)
+        return try makeFolder(components)
     }
 }

@@ -93,11 +93,16 @@ int iap_has_default_acl(int fd) {
     return (errno == ENODATA || errno == EOPNOTSUPP) ? 0 : -1;
 }
 
+#if defined(__has_include)
+#if __has_include(<linux/openat2.h>)
 #include <linux/openat2.h>
+#define IAP_HAS_OPENAT2_H 1
+#endif
+#endif
 #include <sys/syscall.h>
 
 int iap_openat2_beneath(int dirfd, const char *path, int flags, unsigned int mode) {
-#ifdef SYS_openat2
+#if defined(SYS_openat2) && defined(IAP_HAS_OPENAT2_H)
     struct open_how how;
     memset(&how, 0, sizeof how);
     how.flags = (unsigned long long)(unsigned int)flags;

@@ -47,6 +47,10 @@ mkdir -p "$work/incoming" "$work/content" "$work/run" "$work/pkgs"
 chown nobody:nogroup "$work/incoming" "$work/content" "$work/run"
 product=com.example.unit.pack
 "$iapkg" init "$product" "$work/src" >/dev/null 2>&1
+# Past 256 entries unpack creates its small files by path with openat2: the filter must allow it.
+for i in $(seq 0 299); do
+  mkdir -p "$work/src/Contents/levels/$((i % 7))" && echo "level $i" > "$work/src/Contents/levels/$((i % 7))/l$i.txt"
+done
 for v in 1.1 1.2 1.3; do
   "$iapkg" bump "$work/src" --to "$v" >/dev/null
   head -c 300000 /dev/urandom > "$work/src/Contents/data.bin"
@@ -97,6 +101,7 @@ kill -TERM "$serve_pid"; status=0; wait "$serve_pid" || status=$?; serve_pid=""
 [ -f "$work/incoming/accepted/slow.pkg" ] || fail "slow.pkg was not accepted after its writer closed it"
 [ -L "$work/incoming/rejected/link.pkg" ] || fail "link.pkg was not refused"
 [ "$(readlink "$work/content/$product/current")" = 1.2 ] || fail "current is not 1.2"
+[ "$(cat "$work/content/$product/1.2/Contents/levels/3/l10.txt")" = "level 10" ] || fail "a small file was not written"
 grep -q "WATCHDOG=1" "$work/notify.log" || fail "no WATCHDOG=1 on the notify socket"
 [ -f "$work/incoming/secret.pkg" ] || fail "an unreadable file was moved"
 [ "$(grep '"file":"secret.pkg"' "$work/serve.out" | grep -c '"outcome":"skipped"')" = 1 ] ||

@@ -92,3 +92,26 @@ int iap_has_default_acl(int fd) {
     if (fgetxattr(fd, "system.posix_acl_default", NULL, 0) >= 0) return 1;
     return (errno == ENODATA || errno == EOPNOTSUPP) ? 0 : -1;
 }
+
+#if defined(__has_include)
+#if __has_include(<linux/openat2.h>)
+#include <linux/openat2.h>
+#define IAP_HAS_OPENAT2_H 1
+#endif
+#endif
+#include <sys/syscall.h>
+
+int iap_openat2_beneath(int dirfd, const char *path, int flags, unsigned int mode) {
+#if defined(SYS_openat2) && defined(IAP_HAS_OPENAT2_H)
+    struct open_how how;
+    memset(&how, 0, sizeof how);
+    how.flags = (unsigned long long)(unsigned int)flags;
+    how.mode = ((flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE) ? mode : 0;
+    how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
+    return (int)syscall(SYS_openat2, dirfd, path, &how, sizeof how);
+#else
+    (void)dirfd; (void)path; (void)flags; (void)mode;
+    errno = ENOSYS;
+    return -1;
+#endif
+}

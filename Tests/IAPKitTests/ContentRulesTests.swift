@@ -76,6 +76,31 @@ import Testing
         #expect(found[3].message.contains("'Contents/caf\u{e9}'"), "\(found[3].message)")
     }
 
+    /// From `parallelEntries`, the kind and code rules run on a second thread: the same findings in
+    /// the same order as one thread gives, with findings of every rule family interleaved.
+    @Test func theSecondThreadKeepsTheFindingsAndTheirOrder() {
+        var entries = base
+        for i in 0..<5000 {
+            entries.append(ContentEntry(rawPath: "./Contents/f\(i).txt", kind: .file, size: 10))
+            switch i % 500 {
+            case 1: entries.append(ContentEntry(rawPath: "./Contents/p\(i)", kind: .fifo))
+            case 2:
+                entries.append(
+                    ContentEntry(rawPath: "./Contents/x\(i).bin", kind: .file, sniff: ContentSniff(executable: .elf)))
+            case 3: entries.append(ContentEntry(rawPath: "./Contents/a\u{1}\(i)", kind: .file))
+            case 4: entries.append(ContentEntry(rawPath: "./Contents/f\(i).txt", kind: .file))
+            case 5: entries.append(ContentEntry(rawPath: "./.DS_Store", kind: .file))
+            default: break
+            }
+        }
+        let serial = ContentRules.check(entries, parallelFrom: .max)
+        let parallel = ContentRules.check(entries, parallelFrom: 0)
+        #expect(Set(serial.map(\.rule)).isSuperset(of: ["entry-special-file", "exec-elf", "entry-name-invalid"]))
+        #expect(serial.count > 40)
+        #expect(parallel == serial)
+        #expect(ContentRules.check(entries) == serial)
+    }
+
     @Test func kinds() {
         #expect(rules([ContentEntry(rawPath: "./Contents/p", kind: .fifo)]) == ["entry-special-file"])
         #expect(rules([ContentEntry(rawPath: "./Contents/d", kind: .characterDevice)]) == ["entry-special-file"])

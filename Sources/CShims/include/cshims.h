@@ -48,3 +48,8 @@ uint32_t iap_cksum_crc_update_portable(uint32_t crc, const void *bytes, size_t c
 /// Whether the folder open as `fd` has a default ACL (which new entries inherit in place of the
 /// umask): 1 yes, 0 no (none, or the file system has no ACLs), -1 it cannot tell.
 int iap_has_default_acl(int fd);
+
+/// openat2(2) with RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS: opens `path`
+/// (several components) below `dirfd`, refusing any symlink on the way, "..", or an absolute path.
+/// -1 with ENOSYS where the kernel (before 5.6) or a filter has no openat2.
+int iap_openat2_beneath(int dirfd, const char *path, int flags, unsigned int mode);

@@ -16,10 +16,11 @@ import IAPCore
 /// futex hand-off as a race); a `Chunk` belongs to the writing thread until it is queued and to
 /// the queue until it is put back in `free`; `failure` only under `freeLock`; `file` only on `queue`.
 final class ManifestHasher: @unchecked Sendable {
-    /// A file the queue creates (`O_EXCL`, 0644) and writes while hashing it.
+    /// A file the queue creates (`O_EXCL`, 0644) and writes while hashing it, at `path` below
+    /// `folder` (by `createFile(beneath:)`: no symlink followed, nothing outside `folder`).
     struct Creation {
         let folder: DirectoryHandle
-        let name: String
+        let path: String
         /// The umask and ACLs give 0644 as asked: no fchmod.
         let modeIsExact: Bool
     }
@@ -186,7 +187,8 @@ final class ManifestHasher: @unchecked Sendable {
     private func create(_ creation: Creation) {
         guard freeLock.withLock({ failure == nil }) else { return }
         do {
-            file = try creation.folder.createFile(creation.name, mode: 0o644, modeIsExact: creation.modeIsExact)
+            file = try creation.folder.createFile(
+                beneath: creation.path, mode: 0o644, modeIsExact: creation.modeIsExact)
         } catch {
             freeLock.withLock { failure = error }
         }

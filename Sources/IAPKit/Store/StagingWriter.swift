@@ -10,6 +10,10 @@ import IAPCore
 final class StagingWriter {
     private let root: DirectoryHandle
     private var folders: [String: DirectoryHandle] = [:]
+    /// Folders known to exist below the root (made or opened here), not all of them open.
+    private var made: Set<String> = []
+    /// The folder `makeFolder` saw last (its key and opened parent): the files that follow it ask again.
+    private var lastMade: (key: String, parent: DirectoryHandle)?
     private var links: [ContentEntry] = []
     private var hardlinks: [ContentEntry] = []
     /// For each hard-link set (its first member's path), the last later member that carried data.
@@ -59,7 +63,7 @@ final class StagingWriter {
         guard !entry.components.isEmpty else { return }
         switch entry.kind {
         case .directory:
-            _ = try folder(entry.components)
+            if syncEach { _ = try folder(entry.components) } else { try makeFolder(entry.components) }
         case .file:
             try writeFile(entry.components, path: entry.path, size: entry.size, read: read)
         case .symlink:
@@ -114,10 +118,11 @@ final class StagingWriter {
         read: ((UnsafeMutableRawBufferPointer) throws -> Int)?
     ) throws {
         guard let name = components.last else { return }
-        let parent = try folder(Array(components.dropLast()))
         if !syncEach && expected < UInt64(Self.earlyWritebackBytes) {
+            let (base, below) = try place(Array(components.dropLast()))
             try manifest.throwIfFailed()
-            manifest.begin(creating: .init(folder: parent, name: name, modeIsExact: modesExact))
+            let relative = below.isEmpty ? name : below + "/" + name
+            manifest.begin(creating: .init(folder: base, path: relative, modeIsExact: modesExact))
             var size = 0
             while let read {
                 let n = try read(buffer)
@@ -129,7 +134,7 @@ final class StagingWriter {
             manifest.end(path: path, size: UInt64(size))
             return
         }
-        let file = try parent.createFile(name, mode: 0o644, modeIsExact: modesExact)
+        let file = try folder(Array(components.dropLast())).createFile(name, mode: 0o644, modeIsExact: modesExact)
         manifest.begin()
         var size = 0
         if let read {
@@ -190,12 +195,46 @@ final class StagingWriter {
         if let open = folders[key] { return open }
         let parent = try folder(Array(components.dropLast()))
         let name = components[components.count - 1]
-        if try parent.makeDirectoryIfMissing(name, mode: 0o755, modeIsExact: modesExact) && syncEach {
+        if !made.contains(key), try parent.makeDirectoryIfMissing(name, mode: 0o755, modeIsExact: modesExact),
+            syncEach
+        {
             created.append(key)
         }
         let handle = try parent.openDirectory(name)
         if folders.count >= 256 { folders.removeAll(keepingCapacity: true) }  // bound open descriptors
         folders[key] = handle
+        made.insert(key)
         return handle
+    }
+
+    /// Makes the folder at `components` (0755) and its parents if missing, without opening it: one
+    /// `mkdirat` in its opened parent. Something already there must be a folder. Returns where files
+    /// in it are created from: the folder itself if it is open, else its parent and its name.
+    @discardableResult
+    private func makeFolder(_ components: [String]) throws -> (DirectoryHandle, String) {
+        guard let name = components.last else { return (root, "") }
+        let key = components.joined(separator: "/")
+        if let open = folders[key] { return (open, "") }
+        if let last = lastMade, last.key == key { return (last.parent, name) }
+        let parent = try folder(Array(components.dropLast()))
+        if !made.contains(key) {
+            if try !parent.makeDirectoryIfMissing(name, mode: 0o755, modeIsExact: modesExact),
+                parent.status(name)?.isDirectory != true
+            {
+                throw SystemError("create folder", path: parent.child(name), code: SystemError.Code.notDirectory)
+            }
+            if made.count >= 4096 { made.removeAll(keepingCapacity: true) }  // bounded; made again is EEXIST
+            made.insert(key)
+        }
+        lastMade = (key, parent)
+        return (parent, name)
+    }
+
+    /// Makes the folder at `components` if missing and returns the nearest opened folder with the
+    /// path from it: files below it are then created by path (`createFile(beneath:)`), with no
+    /// open or close of their own folder.
+    private func place(_ components: [String]) throws -> (DirectoryHandle, String) {
+        guard components.count > 1 else { return (try folder(components), "") }
+        return try makeFolder(components)
     }
 }

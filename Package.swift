@@ -131,6 +131,12 @@ let package = Package(
 // threads, pointers or locks of its own (.ci/run checks it), where a sanitizer has nothing of ours
 // to find, and BoringSSL with the X.509 stack was half of each sanitizer build's compile time.
 let withPurchase = ProcessInfo.processInfo.environment["IAPKG_NO_PURCHASE"] != "1"
+/// The signing and X.509 stack the verifier, its test support and the tests of it and the gate use.
+let certificateStack: [Target.Dependency] = [
+    .product(name: "Crypto", package: "swift-crypto"),
+    .product(name: "X509", package: "swift-certificates"),
+    .product(name: "SwiftASN1", package: "swift-asn1"),
+]
 if withPurchase {
     package.dependencies += [
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
@@ -142,29 +148,15 @@ if withPurchase {
         // marker extensions, ES256) and download tokens (HMAC-SHA256): the library face of `iapkg gate`.
         .target(
             name: "IAPPurchase",
-            dependencies: [
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "X509", package: "swift-certificates"),
-                .product(name: "SwiftASN1", package: "swift-asn1"),
-            ]),
+            dependencies: certificateStack),
         // A root, intermediate and leaf shaped as Apple's StoreKit chain, made in-process, and signed
         // transactions made with them: for the verifier's tests and the gate's.
         .target(
             name: "IAPPurchaseTestSupport",
-            dependencies: [
-                "IAPPurchase",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "X509", package: "swift-certificates"),
-                .product(name: "SwiftASN1", package: "swift-asn1"),
-            ], path: "Tests/IAPPurchaseTestSupport"),
+            dependencies: ["IAPPurchase"] + certificateStack, path: "Tests/IAPPurchaseTestSupport"),
         .testTarget(
             name: "IAPPurchaseTests",
-            dependencies: [
-                "IAPPurchase", "IAPPurchaseTestSupport",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "X509", package: "swift-certificates"),
-                .product(name: "SwiftASN1", package: "swift-asn1"),
-            ]),
+            dependencies: ["IAPPurchase", "IAPPurchaseTestSupport"] + certificateStack),
     ]
 }
 
@@ -195,11 +187,6 @@ if withPurchase && ProcessInfo.processInfo.environment["IAPKG_NO_WEB"] != "1" {
         .executableTarget(name: "iapkg-gate", dependencies: ["IAPGate"]),
         .testTarget(
             name: "IAPGateTests",
-            dependencies: [
-                "IAPGate", "IAPPurchase", "IAPPurchaseTestSupport", "IAPTestSupport",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "X509", package: "swift-certificates"),
-                .product(name: "SwiftASN1", package: "swift-asn1"),
-            ]),
+            dependencies: ["IAPGate", "IAPPurchase", "IAPPurchaseTestSupport", "IAPTestSupport"] + certificateStack),
     ]
 }

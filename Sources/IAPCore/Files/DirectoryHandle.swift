@@ -184,6 +184,15 @@ package final class DirectoryHandle: Sendable {
         return fstatat(descriptor, name, &st, AT_SYMLINK_NOFOLLOW) == 0 ? FileStatus(st) : nil
     }
 
+    /// What the child `name` is (`lstat`); an error names `reportedPath` (the child's path if nil).
+    package func linkStatus(_ name: String, reportedPath: String? = nil) throws(SystemError) -> FileStatus {
+        var st = stat()
+        guard fstatat(descriptor, name, &st, AT_SYMLINK_NOFOLLOW) == 0 else {
+            throw SystemError("stat", path: reportedPath ?? child(name))
+        }
+        return FileStatus(st)
+    }
+
     /// The names in this directory, "." and ".." left out, in byte order.
     package func names() throws -> [String] {
         let fd = openat(descriptor, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)

@@ -90,7 +90,11 @@ package enum ContentFolderScanner {
         directory: String, components: [String], into scan: inout ContentFolderScan,
         excludeJunk: Bool
     ) throws {
-        for name in try names(in: directory) {
+        // Entries are looked up from the opened folder (no walk of the whole path for each); one
+        // descriptor per level stays open while the levels below are walked, so deeper than
+        // `relativeDepth` the whole paths are used instead.
+        let relative = components.count < relativeDepth ? try DirectoryHandle.open(directory) : nil
+        for name in try relative?.names() ?? names(in: directory) {
             let path = directory + "/" + name
             let parts = components + [name]
             if excludeJunk && EntryNameRules.isJunk(name) {
@@ -108,7 +112,7 @@ package enum ContentFolderScanner {
                     modificationTime: 0, sourcePath: path)
                 continue
             }
-            let status = try FileStatus.ofLink(path)
+            let status = try relative?.linkStatus(name, reportedPath: path) ?? FileStatus.ofLink(path)
             let rawPath = parts.joined(separator: "/")
             var entry = ContentEntry(
                 rawPath: rawPath, components: parts, kind: ContentEntry.Kind(status.kind),
@@ -116,7 +120,7 @@ package enum ContentFolderScanner {
             switch entry.kind {
             case .file:
                 entry.size = status.size
-                entry.sniff = try sniff(path, size: entry.size)
+                entry.sniff = try sniff(try relative?.openFile(name) ?? FileSystem.openNoFollow(path), size: entry.size)
             case .symlink:
                 entry.linkTarget = try FileSystem.readLink(path)
                 entry.size = UInt64(entry.linkTarget?.utf8.count ?? 0)
@@ -131,6 +135,9 @@ package enum ContentFolderScanner {
         }
     }
 
+    /// Folder levels below the walk's start that look their entries up from the opened folder.
+    static let relativeDepth = 32
+
     /// The names in a folder, in byte order, without "." and "..".
     static func names(in directory: String) throws -> [String] {
         try DirectoryHandle.open(directory).names()
@@ -138,7 +145,11 @@ package enum ContentFolderScanner {
 
     /// Sniffs a file's first 4 KiB (and a far PE header) for executable code.
     static func sniff(_ path: String, size: UInt64) throws -> ContentSniff {
-        let file = try FileSystem.openNoFollow(path)
+        try sniff(try FileSystem.openNoFollow(path), size: size)
+    }
+
+    /// Sniffs an opened file's first 4 KiB (and a far PE header) for executable code.
+    static func sniff(_ file: FileDescriptor, size: UInt64) throws -> ContentSniff {
         var sniffer = ExecutableSniffer(fileSize: size)
         sniffer.feed(try file.read(count: Int(min(size, 4096)), at: 0))
         if let offset = sniffer.pendingOffset {

@@ -23,8 +23,7 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         // `serve --metrics-file`: the Prometheus text format (no web stack; swift-metrics and swift-atomics only).
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
-        // Purchase verification (StoreKit 2 JWS, its x5c chain) and download tokens: IAPPurchase; SHA-256
-        // for the download client, IAPClient, on Apple platforms (CryptoKit's API; OpenSSL's on Linux).
+        // SHA-256 for the download client, IAPClient, on Apple platforms (CryptoKit's API; OpenSSL's on Linux).
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     ],
     targets: [
@@ -126,44 +125,25 @@ let package = Package(
     ]
 )
 
-// The purchase verifier (swift-certificates on swift-crypto: BoringSSL, compiled with it) and its tests.
-// IAPKG_NO_PURCHASE=1 (the sanitizer builds) leaves them out: IAPPurchase is safe Swift with no
-// threads, pointers or locks of its own (.ci/run checks it), where a sanitizer has nothing of ours
-// to find, and BoringSSL with the X.509 stack was half of each sanitizer build's compile time.
-let withPurchase = ProcessInfo.processInfo.environment["IAPKG_NO_PURCHASE"] != "1"
-/// The signing and X.509 stack the verifier, its test support and the tests of it and the gate use.
-let certificateStack: [Target.Dependency] = [
-    .product(name: "Crypto", package: "swift-crypto"),
-    .product(name: "X509", package: "swift-certificates"),
-    .product(name: "SwiftASN1", package: "swift-asn1"),
+// The purchase verifier: StoreKit 2 signed transactions and download tokens, on OpenSSL's libcrypto
+// through IAPCore (the X.509 verifier and the keys the xar signature checks use); its tests.
+package.products.append(.library(name: "IAPPurchase", targets: ["IAPPurchase"]))
+package.targets += [
+    // StoreKit 2 signed transactions verified offline (x5c chain to a configured root, Apple's
+    // marker extensions, ES256) and download tokens (HMAC-SHA256): the library face of `iapkg gate`.
+    .target(name: "IAPPurchase", dependencies: ["IAPCore"]),
+    // A root, intermediate and leaf shaped as Apple's StoreKit chain, made in-process with libcrypto,
+    // and signed transactions made with them: for the verifier's tests and the gate's.
+    .target(
+        name: "IAPPurchaseTestSupport", dependencies: ["IAPPurchase", "COpenSSL"],
+        path: "Tests/IAPPurchaseTestSupport"),
+    .testTarget(name: "IAPPurchaseTests", dependencies: ["IAPPurchase", "IAPPurchaseTestSupport"]),
 ]
-if withPurchase {
-    package.dependencies += [
-        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
-        .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
-    ]
-    package.products.append(.library(name: "IAPPurchase", targets: ["IAPPurchase"]))
-    package.targets += [
-        // StoreKit 2 signed transactions verified offline (x5c chain to a configured root, Apple's
-        // marker extensions, ES256) and download tokens (HMAC-SHA256): the library face of `iapkg gate`.
-        .target(
-            name: "IAPPurchase",
-            dependencies: certificateStack),
-        // A root, intermediate and leaf shaped as Apple's StoreKit chain, made in-process, and signed
-        // transactions made with them: for the verifier's tests and the gate's.
-        .target(
-            name: "IAPPurchaseTestSupport",
-            dependencies: ["IAPPurchase"] + certificateStack, path: "Tests/IAPPurchaseTestSupport"),
-        .testTarget(
-            name: "IAPPurchaseTests",
-            dependencies: ["IAPPurchase", "IAPPurchaseTestSupport"] + certificateStack),
-    ]
-}
 
 // The web stack (Hummingbird on swift-nio) in targets of its own: `iapkg-gate`, the HTTP service that
 // `iapkg gate` runs, and its tests. IAPKG_NO_WEB=1 (the sanitizer and fuzz builds) leaves them out
 // with their package dependencies, so those builds never compile a web stack.
-if withPurchase && ProcessInfo.processInfo.environment["IAPKG_NO_WEB"] != "1" {
+if ProcessInfo.processInfo.environment["IAPKG_NO_WEB"] != "1" {
     package.dependencies.append(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []))
     package.dependencies += [
@@ -187,6 +167,6 @@ if withPurchase && ProcessInfo.processInfo.environment["IAPKG_NO_WEB"] != "1" {
         .executableTarget(name: "iapkg-gate", dependencies: ["IAPGate"]),
         .testTarget(
             name: "IAPGateTests",
-            dependencies: ["IAPGate", "IAPPurchase", "IAPPurchaseTestSupport", "IAPTestSupport"] + certificateStack),
+            dependencies: ["IAPGate", "IAPPurchase", "IAPPurchaseTestSupport", "IAPTestSupport"]),
     ]
 }

@@ -5,8 +5,8 @@
 
 Writes OUTDIR/root.pem (the trust anchor to give iapkg gate), OUTDIR/stranger-root.pem (a root
 nobody trusts), and one compact JWS per case in OUTDIR/<case>.jws: a valid purchase, and one
-transaction for each refusal the gate must give. Made with Python's `cryptography` (OpenSSL), an
-implementation independent of the Swift verifier's swift-certificates and swift-crypto.
+transaction for each refusal the gate must give. Made with Python's `cryptography`: the certificates,
+the JWS and its JOSE signature are built by code written apart from the Swift verifier's.
 """
 import base64, datetime, json, os, sys
 

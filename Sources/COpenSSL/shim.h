@@ -8,6 +8,11 @@
 #include <openssl/pem.h>
 #include <openssl/cms.h>
 #include <openssl/rsa.h>
+#include <openssl/ec.h>
+#include <openssl/bn.h>
+#include <openssl/hmac.h>
+#include <openssl/objects.h>
+#include <openssl/x509v3.h>
 
 /// Distinguished names on one line, in certificate order, "CN=…, O=…", UTF-8 kept.
 static inline unsigned long iapkg_name_print_flags(void) {

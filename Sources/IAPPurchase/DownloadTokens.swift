@@ -1,4 +1,4 @@
-import Crypto
+internal import IAPCore
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -23,11 +23,8 @@ public struct DownloadTokens: Sendable {
     /// The longest token accepted when checking.
     public static let maxTokenLength = 512
 
-    /// The key's bytes (SymmetricKey is not Sendable; one is made per use, which costs a copy).
-    private let keyBytes: [UInt8]
-
     /// The HMAC key.
-    private var key: SymmetricKey { SymmetricKey(data: keyBytes) }
+    private let key: [UInt8]
 
     /// Tokens signed with `key` (at least 32 bytes, e.g. `head -c 32 /dev/urandom`).
     public init(key: [UInt8]) throws(TokenKeyError) {
@@ -36,7 +33,7 @@ public struct DownloadTokens: Sendable {
                 "the key is \(key.count) bytes; at least \(Self.minimumKeyLength) random bytes are needed "
                     + "(head -c 32 /dev/urandom > gate.key)")
         }
-        self.keyBytes = key
+        self.key = key
     }
 
     /// A token for `product` valid for `ttl` seconds from `now`.
@@ -51,7 +48,9 @@ public struct DownloadTokens: Sendable {
     /// `BASE64URL(claims) "." BASE64URL(HMAC-SHA256(key, BASE64URL(claims)))`.
     func signed(claims: [UInt8]) -> String {
         let body = Base64URL.encode(claims)
-        return body + "." + Base64URL.encode(HMAC<SHA256>.authenticationCode(for: Array(body.utf8), using: key))
+        // No code (libcrypto out of memory) makes a token that never verifies, never one that could be forged.
+        let code = MessageAuthentication.sha256(key: key, message: Array(body.utf8)) ?? []
+        return body + "." + Base64URL.encode(code)
     }
 
     /// Checks that `token` was issued with this key for `product` and has not expired at `now`.
@@ -78,7 +77,7 @@ public struct DownloadTokens: Sendable {
         else {
             throw TokenRefusal(.malformed, "a token is two base64url parts joined by '.'")
         }
-        guard HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: Array(parts[0].utf8), using: key) else {
+        guard MessageAuthentication.isValidSHA256(mac, key: key, message: Array(parts[0].utf8)) else {
             throw TokenRefusal(.signature, "the token's signature does not verify (altered, or from another key)")
         }
         guard JSONShape.isObject(body), let claims = try? JSONDecoder().decode(Claims.self, from: Data(body)),

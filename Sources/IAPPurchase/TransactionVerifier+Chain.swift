@@ -1,6 +1,4 @@
-import Crypto
-import SwiftASN1
-@_spi(FixedExpiryValidationTime) import X509
+internal import IAPCore
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -9,15 +7,15 @@ import SwiftASN1
 #endif
 
 extension TransactionVerifier {
-    /// Parses `x5c` and checks each certificate's own properties; returns the leaf.
-    func verifyChain(_ x5c: [String], at signedDate: Date) throws(PurchaseRefusal) -> Certificate {
+    /// Parses `x5c` and checks each certificate's own properties; returns leaf, intermediate, root.
+    func verifyChain(_ x5c: [String], at signedDate: Date) throws(PurchaseRefusal) -> [X509Certificate] {
         guard x5c.count == 3 else {
             throw PurchaseRefusal(
                 .x5cLength, "x5c holds \(x5c.count) certificates; a StoreKit chain is leaf, intermediate and root")
         }
-        var chain: [Certificate] = []
+        var chain: [X509Certificate] = []
         for (index, text) in x5c.enumerated() {
-            guard let der = Base64URL.decodeStandard(text), let certificate = try? Certificate(derEncoded: der) else {
+            guard let der = Base64URL.decodeStandard(text), let certificate = try? X509Certificate(der: der) else {
                 throw PurchaseRefusal(
                     .certificateMalformed, "x5c[\(index)] is not a standard-base64 DER X.509 certificate")
             }
@@ -26,55 +24,59 @@ extension TransactionVerifier {
         let (leaf, intermediate, root) = (chain[0], chain[1], chain[2])
         guard anchors.contains(root) else {
             throw PurchaseRefusal(
-                .untrustedRoot, "the chain's root (\(Printable.clip(root.subject.description))) is not a trust anchor")
+                .untrustedRoot, "the chain's root (\(Printable.clip(root.subject))) is not a trust anchor")
         }
-        guard P384.Signing.PublicKey(root.publicKey) != nil, P384.Signing.PublicKey(intermediate.publicKey) != nil
-        else {
+        guard root.ellipticCurve == "secp384r1", intermediate.ellipticCurve == "secp384r1" else {
             throw PurchaseRefusal(.certificateKeyType, "the root and the intermediate must hold P-384 keys")
         }
-        guard P256.Signing.PublicKey(leaf.publicKey) != nil else {
+        guard leaf.ellipticCurve == "prime256v1" else {
             throw PurchaseRefusal(.certificateKeyType, "the leaf must hold a P-256 key")
         }
-        guard intermediate.signatureAlgorithm == .ecdsaWithSHA384, leaf.signatureAlgorithm == .ecdsaWithSHA384 else {
+        guard intermediate.signatureAlgorithm == "ecdsa-with-SHA384", leaf.signatureAlgorithm == "ecdsa-with-SHA384"
+        else {
             throw PurchaseRefusal(
                 .certificateSignatureAlgorithm, "the intermediate and the leaf must be signed with ECDSA SHA-384")
         }
-        guard leaf.extensions[oid: AppleChainPolicy.leafMarker] != nil else {
-            throw PurchaseRefusal(
-                .leafMarkerMissing, "the leaf lacks Apple's marker extension 1.2.840.113635.100.6.11.1")
+        guard leaf.hasExtension(oid: AppleMarkers.leaf) else {
+            throw PurchaseRefusal(.leafMarkerMissing, "the leaf lacks Apple's marker extension \(AppleMarkers.leaf)")
         }
-        guard intermediate.extensions[oid: AppleChainPolicy.intermediateMarker] != nil else {
+        guard intermediate.hasExtension(oid: AppleMarkers.intermediate) else {
             throw PurchaseRefusal(
-                .intermediateMarkerMissing, "the intermediate lacks Apple's marker extension 1.2.840.113635.100.6.2.1")
+                .intermediateMarkerMissing,
+                "the intermediate lacks Apple's marker extension \(AppleMarkers.intermediate)")
         }
-        for (name, certificate) in [("leaf", leaf), ("intermediate", intermediate), ("root", root)]
-        where !(certificate.notValidBefore...certificate.notValidAfter).contains(signedDate) {
-            throw PurchaseRefusal(
-                .certificateNotValidAtSignedDate,
-                "the \(name) certificate was not valid at the transaction's signedDate")
+        let moment = signedDate.timeIntervalSince1970
+        for (name, certificate) in [("leaf", leaf), ("intermediate", intermediate), ("root", root)] {
+            guard let validity = certificate.validitySeconds,
+                Double(validity.lowerBound) <= moment, moment <= Double(validity.upperBound)
+            else {
+                throw PurchaseRefusal(
+                    .certificateNotValidAtSignedDate,
+                    "the \(name) certificate was not valid at the transaction's signedDate")
+            }
         }
-        return leaf
+        return chain
     }
 
-    /// Builds and validates the path leaf → x5c[1] → anchor with swift-certificates (RFC 5280 at
-    /// `signedDate`: signatures, basic constraints, names; Apple's markers), and requires that it is
-    /// exactly the three certificates given.
-    func verifyPath(leaf: Certificate, x5c: [String], at signedDate: Date) async throws(PurchaseRefusal) {
-        guard let der = Base64URL.decodeStandard(x5c[1]), let intermediate = try? Certificate(derEncoded: der),
-            let rootDER = Base64URL.decodeStandard(x5c[2]), let root = try? Certificate(derEncoded: rootDER)
-        else {
-            throw PurchaseRefusal(.certificateMalformed, "x5c holds a certificate that is not DER X.509")
+    /// Builds and validates the path leaf → intermediate → anchor with OpenSSL's verifier (RFC 5280
+    /// at `signedDate`: signatures, basic constraints, key usage, names, validity; Apple's markers
+    /// understood where critical), and requires that it is exactly the three certificates given.
+    func verifyPath(_ chain: [X509Certificate], at signedDate: Date) throws(PurchaseRefusal) {
+        let refusal = PurchaseRefusal(
+            .chainInvalid,
+            "the certificates do not form a valid chain leaf → intermediate → root (an issuer's signature, "
+                + "its constraints or the names do not match)")
+        let path: [X509Certificate]
+        do {
+            let seconds = Int64(signedDate.timeIntervalSince1970.rounded(.down))
+            let built = try CertificateChain.path(
+                leaf: chain[0], intermediates: [chain[1]], anchors: [chain[2]], at: seconds,
+                understoodCritical: [AppleMarkers.leaf, AppleMarkers.intermediate])
+            guard case .success(let found) = built else { throw refusal }
+            path = found
+        } catch {
+            throw refusal
         }
-        var verifier = Verifier(rootCertificates: CertificateStore([root])) {
-            RFC5280Policy(fixedExpiryValidationTime: signedDate)
-            AppleChainPolicy()
-        }
-        let result = await verifier.validate(leaf: leaf, intermediates: CertificateStore([intermediate]))
-        guard case .validCertificate(let validated) = result, Array(validated) == [leaf, intermediate, root] else {
-            throw PurchaseRefusal(
-                .chainInvalid,
-                "the certificates do not form a valid chain leaf → intermediate → root (an issuer's signature, "
-                    + "its constraints or the names do not match)")
-        }
+        guard path.count == 3, zip(path, chain).allSatisfy({ $0.isSame(as: $1) }) else { throw refusal }
     }
 }

@@ -1,6 +1,4 @@
-import Crypto
-import SwiftASN1
-@_spi(FixedExpiryValidationTime) import X509
+internal import IAPCore
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -54,9 +52,9 @@ public struct TransactionVerifier: Sendable {
             throw PurchaseRefusal(.jwsCritical, "the header names critical extensions (crit), which are not understood")
         }
         let transaction = try SignedTransaction(payload: parsed.payload)
-        let leaf = try verifyChain(parsed.header.x5c, at: transaction.signedDate)
-        try await verifyPath(leaf: leaf, x5c: parsed.header.x5c, at: transaction.signedDate)
-        try verifySignature(parsed, leaf: leaf)
+        let chain = try verifyChain(parsed.header.x5c, at: transaction.signedDate)
+        try verifyPath(chain, at: transaction.signedDate)
+        try verifySignature(parsed, leaf: chain[0])
         try checkPurchase(transaction, isPublished: isPublished)
         return transaction
     }
@@ -91,11 +89,10 @@ public struct TransactionVerifier: Sendable {
     }
 
     /// The ES256 signature (JOSE r‖s, 64 bytes) over the signing input, with the leaf's P-256 key.
-    private func verifySignature(_ jws: CompactJWS, leaf: Certificate) throws(PurchaseRefusal) {
-        guard let key = P256.Signing.PublicKey(leaf.publicKey),
-            let signature = try? P256.Signing.ECDSASignature(rawRepresentation: jws.signature),
-            key.isValidSignature(signature, for: SHA256.hash(data: jws.signingInput))
-        else {
+    private func verifySignature(_ jws: CompactJWS, leaf: X509Certificate) throws(PurchaseRefusal) {
+        let verified = try? SignatureVerification.verifyES256(
+            signature: jws.signature, message: jws.signingInput, certificate: leaf)
+        guard verified == true else {
             throw PurchaseRefusal(.signatureInvalid, "the signature does not verify with the leaf certificate's key")
         }
     }

@@ -1,51 +1,49 @@
-import SwiftASN1
-import X509
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
+internal import IAPCore
 
 /// The root certificates a transaction's chain must end at: Apple Root CA - G3 in production
 /// (download `AppleRootCA-G3.cer` from Apple's certificate authority page and convert it with
 /// `openssl x509 -inform der -in AppleRootCA-G3.cer -out AppleRootCA-G3.pem`), a generated root in tests.
 public struct TrustAnchors: Sendable {
-    /// The anchors.
-    public let certificates: [Certificate]
+    /// The anchors, parsed by libcrypto.
+    let certificates: [X509Certificate]
 
-    /// Anchors from certificates already parsed; at least one.
-    public init(_ certificates: [Certificate]) throws(TrustAnchorError) {
-        guard !certificates.isEmpty else { throw TrustAnchorError("no trust anchor given") }
-        self.certificates = certificates
+    /// Anchors from DER certificates (`.cer` files as Apple publishes them); at least one.
+    public init(der certificates: [[UInt8]]) throws(TrustAnchorError) {
+        var parsed: [X509Certificate] = []
+        for bytes in certificates {
+            do {
+                parsed.append(try X509Certificate(der: bytes))
+            } catch {
+                throw TrustAnchorError("a certificate is not a DER X.509 certificate: \(error)")
+            }
+        }
+        try self.init(parsed)
     }
 
     /// Anchors from the text of PEM files, each holding one or more `CERTIFICATE` blocks.
     public init(pem texts: [String]) throws(TrustAnchorError) {
-        var certificates: [Certificate] = []
+        var parsed: [X509Certificate] = []
         for text in texts {
-            let documents: [PEMDocument]
             do {
-                documents = try PEMDocument.parseMultiple(pemString: text)
+                parsed += try X509Certificate.certificates(pem: Array(text.utf8))
             } catch {
-                throw TrustAnchorError("a file holds no PEM certificate")
-            }
-            let blocks = documents.filter { $0.discriminator == "CERTIFICATE" }
-            guard !blocks.isEmpty else { throw TrustAnchorError("a file holds no PEM certificate") }
-            for document in blocks {
-                do {
-                    certificates.append(try Certificate(pemDocument: document))
-                } catch {
-                    throw TrustAnchorError("a PEM certificate block is not a DER X.509 certificate: \(error)")
-                }
+                throw TrustAnchorError("a file holds no PEM certificate that can be read: \(error)")
             }
         }
-        try self.init(certificates)
+        try self.init(parsed)
     }
 
+    private init(_ certificates: [X509Certificate]) throws(TrustAnchorError) {
+        guard !certificates.isEmpty else { throw TrustAnchorError("no trust anchor given") }
+        self.certificates = certificates
+    }
+
+    /// The anchors' DER bytes, in the order given.
+    public var der: [[UInt8]] { certificates.map(\.der) }
+
     /// True when `certificate` is one of the anchors, byte for byte.
-    func contains(_ certificate: Certificate) -> Bool {
-        certificates.contains(certificate)
+    func contains(_ certificate: X509Certificate) -> Bool {
+        certificates.contains { $0.isSame(as: certificate) }
     }
 }
 

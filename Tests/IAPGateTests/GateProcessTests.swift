@@ -21,7 +21,7 @@ import Testing
         ).write(to: URL(fileURLWithPath: product + "/current.json"))
         try Data(repeating: 9, count: 32).write(to: URL(fileURLWithPath: folder + "/gate.key"))
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: folder + "/gate.key")
-        let anchor = try pki.map { try $0.root.serializeAsPEM().pemString } ?? GateTests.anchorPEM
+        let anchor = pki.map(\.rootPEM) ?? GateTests.anchorPEM
         try Data(anchor.utf8).write(to: URL(fileURLWithPath: folder + "/anchor.pem"))
         try Data(repeating: 9, count: 8).write(to: URL(fileURLWithPath: folder + "/short.key"))
         return folder

@@ -1,15 +1,13 @@
-import Crypto
+internal import COpenSSL
 import Foundation
 import IAPPurchase
-import SwiftASN1
-import X509
 
 /// A root, an intermediate and a leaf made in the test, shaped as Apple's StoreKit chain (P-384
 /// root and intermediate signing with SHA-384, a P-256 leaf, Apple's marker extensions), each part
-/// changeable to make one thing wrong; and signed transactions made with them.
-package struct TestPKI {
+/// changeable to make one thing wrong; and signed transactions made with them. Made with libcrypto.
+package struct TestPKI: Sendable {
     /// What to make wrong.
-    package struct Options {
+    package struct Options: Sendable {
         /// Leave the leaf's marker extension out.
         package var leafMarker = true
         /// Leave the intermediate's marker extension out.
@@ -28,13 +26,18 @@ package struct TestPKI {
         package var rootP256 = false
         /// The intermediate's validity.
         package var intermediateValidity = TestPKI.start...TestPKI.end
+        /// Mark Apple's two marker extensions critical.
+        package var criticalMarkers = false
+        /// Extensions of these identifiers, critical, on the leaf (a verifier cannot understand them).
+        package var leafUnknownCritical: [String] = []
 
         /// Options with every part right but those given.
         package init(
             leafMarker: Bool = true, intermediateMarker: Bool = true, leafP384: Bool = false,
             intermediateP256: Bool = false, leafSHA256: Bool = false,
             leafValidity: ClosedRange<Date> = TestPKI.start...TestPKI.end, intermediateIsCA: Bool = true,
-            rootP256: Bool = false, intermediateValidity: ClosedRange<Date> = TestPKI.start...TestPKI.end
+            rootP256: Bool = false, intermediateValidity: ClosedRange<Date> = TestPKI.start...TestPKI.end,
+            criticalMarkers: Bool = false, leafUnknownCritical: [String] = []
         ) {
             self.leafMarker = leafMarker
             self.intermediateMarker = intermediateMarker
@@ -45,13 +48,15 @@ package struct TestPKI {
             self.intermediateIsCA = intermediateIsCA
             self.rootP256 = rootP256
             self.intermediateValidity = intermediateValidity
+            self.criticalMarkers = criticalMarkers
+            self.leafUnknownCritical = leafUnknownCritical
         }
     }
 
     /// Apple's leaf marker extension.
-    package static let leafMarker: ASN1ObjectIdentifier = [1, 2, 840, 113_635, 100, 6, 11, 1]
+    package static let leafMarker = "1.2.840.113635.100.6.11.1"
     /// Apple's intermediate marker extension.
-    package static let intermediateMarker: ASN1ObjectIdentifier = [1, 2, 840, 113_635, 100, 6, 2, 1]
+    package static let intermediateMarker = "1.2.840.113635.100.6.2.1"
 
     /// Unpadded base64url of `bytes`.
     package static func base64URL<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
@@ -66,72 +71,56 @@ package struct TestPKI {
     /// A signing date inside them: 2026-11-25.
     package static let signedDate = Date(timeIntervalSince1970: 1_795_564_800)
 
-    package let rootKey: Certificate.PrivateKey
-    package let root: Certificate
-    package let intermediateKey: Certificate.PrivateKey
-    package let intermediate: Certificate
-    package let leafKey: Certificate.PrivateKey
-    package let leaf: Certificate
-    /// The leaf's key when it is P-256 (the JWS signer).
-    package let leafP256: P256.Signing.PrivateKey?
+    /// The root's DER bytes.
+    package let root: [UInt8]
+    /// The intermediate's DER bytes.
+    package let intermediate: [UInt8]
+    /// The leaf's DER bytes.
+    package let leaf: [UInt8]
+    /// The leaf's key, the JWS signer when it is P-256.
+    private let leafKey: TestKey
+    /// False when the leaf was given a P-384 key (its JWS signature is then junk).
+    private let leafIsP256: Bool
 
     /// A chain made with `options`; `rootName` tells roots of different tests apart.
     package init(_ options: Options = Options(), rootName: String = "Test Root CA - G3") throws {
-        let rootSubject = try DistinguishedName { CommonName(rootName) }
-        rootKey = options.rootP256 ? .init(P256.Signing.PrivateKey()) : .init(P384.Signing.PrivateKey())
-        root = try Certificate(
-            version: .v3, serialNumber: .init(), publicKey: rootKey.publicKey,
-            notValidBefore: Self.start, notValidAfter: Self.end, issuer: rootSubject, subject: rootSubject,
-            signatureAlgorithm: .ecdsaWithSHA384,
-            extensions: try Certificate.Extensions {
-                Critical(BasicConstraints.isCertificateAuthority(maxPathLength: nil))
-                Critical(KeyUsage(keyCertSign: true, cRLSign: true))
-            }, issuerPrivateKey: rootKey)
-        let intermediateSubject = try DistinguishedName { CommonName("Test Worldwide Developer Relations G6") }
-        intermediateKey =
-            options.intermediateP256 ? .init(P256.Signing.PrivateKey()) : .init(P384.Signing.PrivateKey())
-        intermediate = try Certificate(
-            version: .v3, serialNumber: .init(), publicKey: intermediateKey.publicKey,
-            notValidBefore: options.intermediateValidity.lowerBound,
-            notValidAfter: options.intermediateValidity.upperBound, issuer: rootSubject, subject: intermediateSubject,
-            signatureAlgorithm: .ecdsaWithSHA384,
-            extensions: try Certificate.Extensions {
-                if options.intermediateIsCA {
-                    Critical(BasicConstraints.isCertificateAuthority(maxPathLength: 0))
-                } else {
-                    Critical(BasicConstraints.notCertificateAuthority)
-                }
-                Critical(KeyUsage(keyCertSign: true, cRLSign: true))
-                if options.intermediateMarker {
-                    Certificate.Extension(
-                        oid: TestPKI.intermediateMarker, critical: false, value: [0x05, 0x00])
-                }
-            }, issuerPrivateKey: rootKey)
-        let p256 = options.leafP384 ? nil : P256.Signing.PrivateKey()
-        leafP256 = p256
-        leafKey = p256.map { .init($0) } ?? .init(P384.Signing.PrivateKey())
-        leaf = try Certificate(
-            version: .v3, serialNumber: .init(), publicKey: leafKey.publicKey,
-            notValidBefore: options.leafValidity.lowerBound, notValidAfter: options.leafValidity.upperBound,
-            issuer: intermediateSubject,
-            subject: try DistinguishedName { CommonName("Test StoreKit Signing") },
-            signatureAlgorithm: options.leafSHA256 ? .ecdsaWithSHA256 : .ecdsaWithSHA384,
-            extensions: try Certificate.Extensions {
-                Critical(BasicConstraints.notCertificateAuthority)
-                if options.leafMarker {
-                    Certificate.Extension(oid: TestPKI.leafMarker, critical: false, value: [0x05, 0x00])
-                }
-            }, issuerPrivateKey: intermediateKey)
+        let rootKey = try TestKey(p256: options.rootP256)
+        let caUsage = (NID_key_usage, "critical,keyCertSign,cRLSign")
+        root = try TestCertificate.make(
+            subject: rootName, issuer: rootName, key: rootKey, signer: rootKey, validity: Self.start...Self.end,
+            extensions: [(NID_basic_constraints, "critical,CA:TRUE"), caUsage])
+        let intermediateName = "Test Worldwide Developer Relations G6"
+        let intermediateKey = try TestKey(p256: options.intermediateP256)
+        intermediate = try TestCertificate.make(
+            subject: intermediateName, issuer: rootName, key: intermediateKey, signer: rootKey,
+            validity: options.intermediateValidity,
+            extensions: [
+                (NID_basic_constraints, options.intermediateIsCA ? "critical,CA:TRUE,pathlen:0" : "critical,CA:FALSE"),
+                caUsage,
+            ],
+            markers: options.intermediateMarker ? [(Self.intermediateMarker, options.criticalMarkers)] : [])
+        leafIsP256 = !options.leafP384
+        leafKey = try TestKey(p256: leafIsP256)
+        leaf = try TestCertificate.make(
+            subject: "Test StoreKit Signing", issuer: intermediateName, key: leafKey, signer: intermediateKey,
+            sha256: options.leafSHA256, validity: options.leafValidity,
+            extensions: [(NID_basic_constraints, "critical,CA:FALSE")],
+            markers: (options.leafMarker ? [(Self.leafMarker, options.criticalMarkers)] : [])
+                + options.leafUnknownCritical.map { ($0, true) })
     }
 
     /// The anchors a verifier trusting this root holds.
-    package var anchors: TrustAnchors { get throws { try TrustAnchors([root]) } }
+    package var anchors: TrustAnchors { get throws { try TrustAnchors(der: [root]) } }
+
+    /// The root as a PEM file's text.
+    package var rootPEM: String {
+        "-----BEGIN CERTIFICATE-----\n" + Data(root).base64EncodedString(options: .lineLength64Characters)
+            + "\n-----END CERTIFICATE-----\n"
+    }
 
     /// Standard base64 DER of `certificate`, as `x5c` holds it.
-    package static func x5c(_ certificate: Certificate) throws -> String {
-        var serializer = DER.Serializer()
-        try serializer.serialize(certificate)
-        return Data(serializer.serializedBytes).base64EncodedString()
+    package static func x5c(_ certificate: [UInt8]) throws -> String {
+        Data(certificate).base64EncodedString()
     }
 
     /// A payload with the fields of a valid purchase of `product`, changed by `edit`.
@@ -155,12 +144,7 @@ package struct TestPKI {
         let input =
             TestPKI.base64URL(try JSONSerialization.data(withJSONObject: header, options: [.sortedKeys])) + "."
             + TestPKI.base64URL(try JSONSerialization.data(withJSONObject: payload, options: [.sortedKeys]))
-        let signature: [UInt8]
-        if let leafP256 {
-            signature = Array(try leafP256.signature(for: Array(input.utf8)).rawRepresentation)
-        } else {
-            signature = Array(repeating: 1, count: 96)
-        }
+        let signature = leafIsP256 ? try leafKey.signES256(Array(input.utf8)) : Array(repeating: 1, count: 96)
         return input + "." + TestPKI.base64URL(signature)
     }
 }

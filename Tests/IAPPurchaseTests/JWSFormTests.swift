@@ -80,12 +80,18 @@ import Testing
 
     @Test func trustAnchorsComeFromPEM() throws {
         let pki = try TestPKI()
-        let pem = try pki.root.serializeAsPEM().pemString
+        let pem = pki.rootPEM
         let anchors = try TrustAnchors(pem: [pem])
-        #expect(anchors.certificates == [pki.root])
+        #expect(anchors.der == [pki.root])
         #expect(throws: TrustAnchorError.self) { try TrustAnchors(pem: ["hello"]) }
         #expect(throws: TrustAnchorError.self) { try TrustAnchors(pem: [""]) }
         #expect(throws: TrustAnchorError.self) { try TrustAnchors(pem: [pem, "not a certificate"]) }
-        #expect(throws: TrustAnchorError.self) { try TrustAnchors([]) }
+        #expect(throws: TrustAnchorError.self) { try TrustAnchors(der: []) }
+        #expect(try TrustAnchors(der: [pki.root]).der == [pki.root])
+        #expect(throws: TrustAnchorError.self) { try TrustAnchors(der: [Array(pki.root.dropLast())]) }
+        #expect(throws: TrustAnchorError.self) { try TrustAnchors(der: [pki.root + [0]]) }
+        // A broken block after a good one is an error, not a file read in part.
+        let broken = pem + "-----BEGIN CERTIFICATE-----\nMIIBbroken\n-----END CERTIFICATE-----\n"
+        #expect(throws: TrustAnchorError.self) { try TrustAnchors(pem: [broken]) }
     }
 }

@@ -91,6 +91,15 @@ import Testing
         ]
         let reason = await refusal(try pki.jws(header: swapped), by: try verifier(pki))
         #expect(reason == .certificateKeyType)
+        // A critical extension nobody here understands fails the chain (RFC 5280, 4.2).
+        let unknown = try TestPKI(TestPKI.Options(leafUnknownCritical: ["1.3.6.1.4.1.99999.1"]))
+        #expect(await refusal(try unknown.jws(), by: try verifier(unknown)) == .chainInvalid)
+    }
+
+    @Test func appleMarkersMayBeCritical() async throws {
+        let pki = try TestPKI(TestPKI.Options(criticalMarkers: true))
+        let transaction = try await verifier(pki).verify(try pki.jws()) { $0 == Self.product }
+        #expect(transaction.productId == Self.product)
     }
 
     @Test func chainShapeIsRefused() async throws {

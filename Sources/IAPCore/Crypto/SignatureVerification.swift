@@ -48,12 +48,7 @@ package enum SignatureVerification {
         var found: [X509Certificate] = []
         for index in 0..<OPENSSL_sk_num(signers) {
             guard let x509 = OPENSSL_sk_value(signers, index) else { continue }
-            var out: UnsafeMutablePointer<UInt8>?
-            let length = i2d_X509(OpaquePointer(x509), &out)
-            guard length > 0, let out else { continue }
-            let bytes = Array(UnsafeBufferPointer(start: out, count: Int(length)))
-            CRYPTO_free(out, #fileID, #line)
-            found.append(try X509Certificate(der: bytes))
+            found.append(try X509Certificate(copying: OpaquePointer(x509)))
         }
         return found
     }

@@ -33,6 +33,16 @@ package final class X509Certificate: @unchecked Sendable {
         }
     }
 
+    /// A certificate with the bytes of `x509`, a handle another owner frees (re-encoded as DER).
+    convenience init(copying x509: OpaquePointer) throws(CryptoError) {
+        var out: UnsafeMutablePointer<UInt8>?
+        let length = i2d_X509(x509, &out)
+        guard length > 0, let out else { throw .drain("a certificate could not be re-encoded") }
+        let bytes = Array(UnsafeBufferPointer(start: out, count: Int(length)))
+        CRYPTO_free(out, #fileID, #line)
+        try self.init(der: bytes)
+    }
+
     deinit { X509_free(handle) }
 
     /// Every certificate in PEM text (`-----BEGIN CERTIFICATE-----` blocks), in order; none is an error.
@@ -41,14 +51,14 @@ package final class X509Certificate: @unchecked Sendable {
         var found: [X509Certificate] = []
         while let x509 = PEM_read_bio_X509(bio.handle, nil, nil, nil) {
             defer { X509_free(x509) }
-            var out: UnsafeMutablePointer<UInt8>?
-            let length = i2d_X509(x509, &out)
-            guard length > 0, let out else { throw .drain("a PEM certificate could not be re-encoded") }
-            let bytes = Array(UnsafeBufferPointer(start: out, count: Int(length)))
-            CRYPTO_free(out, #fileID, #line)
-            found.append(try X509Certificate(der: bytes))
+            found.append(try X509Certificate(copying: x509))
         }
-        ERR_clear_error()  // the loop ends on "no start line"
+        // The loop ends on "no start line" after the last block; anything else is a block that is broken.
+        let last = ERR_peek_last_error()
+        if last != 0, !(ERR_GET_LIB(last) == ERR_LIB_PEM && ERR_GET_REASON(last) == PEM_R_NO_START_LINE) {
+            throw .drain("PEM CERTIFICATE block \(found.count + 1) is not a certificate")
+        }
+        ERR_clear_error()
         guard !found.isEmpty else { throw CryptoError("no PEM certificate (-----BEGIN CERTIFICATE-----) was found") }
         return found
     }

@@ -6,8 +6,7 @@ import Testing
 @Suite(.onTestThreads) struct ExternalCommandTests {
     /// A copy of the built iapkg in a folder of its own, so what lies beside it is the test's choice.
     func lonelyIapkg(_ scratch: ScratchFolder) throws -> String {
-        try FileManager.default.createDirectory(atPath: scratch.at("bin"), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: Harness.binary, toPath: scratch.at("bin/iapkg"))
+        try scratch.writeExecutable("bin/iapkg", copying: Harness.binary)
         return scratch.at("bin/iapkg")
     }
 
@@ -16,7 +15,7 @@ import Testing
         let scratch = ScratchFolder()
         let iapkg = try lonelyIapkg(scratch)
         let script = "#!/bin/sh\nprintf '%s|' \"$(basename \"$0\")\" \"$@\"\nexit 7\n"
-        try scratch.write("bin/iapkg-\(command)", script, mode: 0o755)
+        try scratch.writeExecutable("bin/iapkg-\(command)", script)
         let result = try Harness.run([iapkg, command, "--help", "-x", "a b", "--json"])
         #expect(result.status == 7)
         #expect(result.stdout == "iapkg-\(command)|--help|-x|a b|--json|")
@@ -25,7 +24,7 @@ import Testing
     @Test func findsTheProgramOnPathWhenNotBesideIt() throws {
         let scratch = ScratchFolder()
         let iapkg = try lonelyIapkg(scratch)
-        try scratch.write("path/iapkg-gate", "#!/bin/sh\necho on-path \"$@\"\n", mode: 0o755)
+        try scratch.writeExecutable("path/iapkg-gate", "#!/bin/sh\necho on-path \"$@\"\n")
         let result = try Harness.run(
             [iapkg, "gate", "--listen", "127.0.0.1:0"], environment: ["PATH": scratch.at("path")])
         #expect(result.status == 0)

@@ -116,6 +116,22 @@ package final class ScratchFolder {
         try write(name, Data(text.utf8), mode: mode)
     }
 
+    /// Installs an executable `name` (mode 0755) holding the bytes of the file `source` (or of `text`),
+    /// written by a child process (`install`): a file this process had open for writing would be
+    /// inherited by a child another test forks meanwhile, and its exec would fail with "text file busy".
+    package func writeExecutable(_ name: String, copying source: String) throws {
+        try FileManager.default.createDirectory(
+            at: URL(fileURLWithPath: at(name)).deletingLastPathComponent(), withIntermediateDirectories: true)
+        let result = try Harness.run(["install", "-m", "755", source, at(name)])
+        guard result.status == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: ["stderr": result.stderr]) }
+    }
+
+    /// An executable `name` holding `text` (see ``writeExecutable(_:copying:)``).
+    package func writeExecutable(_ name: String, _ text: String) throws {
+        try write(name + ".source", text)
+        try writeExecutable(name, copying: at(name + ".source"))
+    }
+
     package func write(_ name: String, _ data: Data, mode: Int = 0o644) throws {
         let url = URL(fileURLWithPath: at(name))
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)

@@ -94,7 +94,9 @@ let package = Package(
         // -sanitize=fuzzer,address -DFUZZING); a plain build makes `iapkg-fuzz TARGET FILE…`, which replays inputs.
         .target(
             name: "FuzzTargets",
-            dependencies: ["IAPKit", "IAPRules", "XarKit", "BomKit", "PayloadKit", "XMLKit", "XcodeKit", "IAPCore"]),
+            dependencies: [
+                "IAPKit", "IAPRules", "XarKit", "BomKit", "PayloadKit", "XMLKit", "XcodeKit", "IAPCore", "IAPPurchase",
+            ]),
         .executableTarget(name: "iapkg-fuzz", dependencies: ["FuzzTargets", "IAPCore"], exclude: ["README.md"]),
 
         // What the test targets share: running the built binary, scratch folders, fixture builders.
@@ -116,7 +118,9 @@ let package = Package(
             name: "IAPKitCLITests", dependencies: ["IAPKitCLI", "IAPKit", "IAPRules", "IAPCore", "IAPTestSupport"]),
         .testTarget(
             name: "FuzzTargetsTests",
-            dependencies: ["FuzzTargets", "IAPKit", "IAPRules", "XarKit", "BomKit", "PayloadKit", "XcodeKit", "IAPCore"],
+            dependencies: [
+                "FuzzTargets", "IAPKit", "IAPRules", "XarKit", "BomKit", "PayloadKit", "XcodeKit", "IAPCore", "IAPPurchase",
+            ],
             exclude: ["Corpus", "Dictionaries", "Regressions"]),
         .testTarget(
             name: "EndToEndTests",

@@ -22,6 +22,9 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     /// An Xcode project's `project.pbxproj`: the old-style property list reader and the content
     /// target's resolution (settings, paths, Resources phase).
     case pbxproj
+    /// A StoreKit 2 signed transaction (compact JWS, or its header and payload JSON and signature)
+    /// through `TransactionVerifier`, as `iapkg gate` verifies what an app sends.
+    case jws
 
     /// Runs one input through the target.
     package func run(_ bytes: [UInt8]) {
@@ -35,6 +38,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         case .validate: PackageTargets.validate(bytes)
         case .content: ContentTargets.validateAndUnpack(bytes)
         case .pbxproj: ProjectTargets.readProject(bytes)
+        case .jws: PurchaseTargets.verifyTransaction(bytes)
         }
     }
 
@@ -49,6 +53,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         case .payload: "payload.dict"
         case .content: "content.dict"
         case .pbxproj: "pbxproj.dict"
+        case .jws: "jws.dict"
         }
     }
 }

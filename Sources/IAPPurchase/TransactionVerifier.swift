@@ -43,6 +43,14 @@ public struct TransactionVerifier: Sendable {
     public func verify(_ jws: String, isPublished: (String) -> Bool = { _ in true }) async throws(PurchaseRefusal)
         -> SignedTransaction
     {
+        try verifyWithoutSuspending(jws, isPublished: isPublished)
+    }
+
+    /// ``verify(_:isPublished:)`` for callers that cannot suspend (the fuzz target): every check is
+    /// local, so nothing waits.
+    package func verifyWithoutSuspending(_ jws: String, isPublished: (String) -> Bool = { _ in true })
+        throws(PurchaseRefusal) -> SignedTransaction
+    {
         let parsed = try CompactJWS(jws, maxLength: Self.maxJWSLength)
         guard parsed.header.alg == "ES256" else {
             throw PurchaseRefusal(

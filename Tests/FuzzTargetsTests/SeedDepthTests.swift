@@ -1,6 +1,7 @@
 import BomKit
 import IAPCore
 import IAPKit
+import IAPPurchase
 import PayloadKit
 import Testing
 import XarKit
@@ -102,6 +103,25 @@ import XcodeKit
             for name in project.contentTargets {
                 let target = try XcodeContentTarget.resolve(project, target: name)
                 #expect(!target.resources.isEmpty, "\(seed.name) \(name)")
+            }
+        }
+    }
+
+    /// Each transaction seed is refused for the reason its name gives (the valid one verifies), in
+    /// both forms: the fuzzer starts past the JWS parser, at the chain, the signature and the purchase.
+    @Test func everyTransactionSeedReachesTheCheckItsNameSays() throws {
+        let verifier = try #require(PurchaseTargets.verifier)
+        let seeds = try Self.seeds(.jws)
+        #expect(seeds.count >= 10)
+        for seed in seeds {
+            let expected = String(seed.name.split(separator: ".").first ?? "")
+            do {
+                _ = try verifier.verifyWithoutSuspending(PurchaseTargets.compactForm(seed.bytes)) {
+                    $0 == "com.example.game.levels.pack1"
+                }
+                #expect(expected == "valid", "\(seed.name)")
+            } catch {
+                #expect(error.reason.rawValue == expected, "\(seed.name)")
             }
         }
     }

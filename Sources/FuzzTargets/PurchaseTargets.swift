@@ -34,13 +34,6 @@ enum PurchaseTargets {
     static func compactForm(_ input: [UInt8]) -> String {
         guard input.first == UInt8(ascii: "{") else { return String(decoding: input, as: UTF8.self) }
         let parts = input.split(separator: 0x0A, maxSplits: 2, omittingEmptySubsequences: false)
-        return parts.map { base64URL($0) }.joined(separator: ".")
-    }
-
-    /// Unpadded base64url of `bytes`.
-    static func base64URL(_ bytes: ArraySlice<UInt8>) -> String {
-        var text = Data(bytes).base64EncodedString()
-        while text.hasSuffix("=") { text.removeLast() }
-        return String(text.map { $0 == "+" ? "-" : $0 == "/" ? "_" : $0 })
+        return parts.map { Base64URL.encode($0) }.joined(separator: ".")
     }
 }

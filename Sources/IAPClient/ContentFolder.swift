@@ -85,12 +85,12 @@ struct ContentFolder {
     /// shares the descriptor, close-on-exec or not (seen under AddressSanitizer, where exec is slow).
     /// A download really at work holds it far longer and is refused as busy.
     private static func lock(_ descriptor: Int32) -> Bool {
-        for attempt in 0..<40 {
+        for _ in 0..<39 {
             if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return true }
-            guard errno == EWOULDBLOCK, attempt < 39 else { return false }
+            guard errno == EWOULDBLOCK else { return false }
             usleep(50_000)
         }
-        return false
+        return flock(descriptor, LOCK_EX | LOCK_NB) == 0
     }
 
     /// Removes what an earlier run left for another version: staging folders but `keep`, and

@@ -6,9 +6,9 @@
 
 /// Strict base64 and base64url (RFC 4648 §4, §5): only the alphabet, canonical trailing bits, so
 /// that each byte string has exactly one spelling.
-enum Base64URL {
+package enum Base64URL {
     /// `text` as unpadded base64url.
-    static func encode<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
+    package static func encode<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
         var text = Data(bytes).base64EncodedString()
         while text.hasSuffix("=") { text.removeLast() }
         return String(
@@ -22,7 +22,7 @@ enum Base64URL {
     }
 
     /// The bytes of unpadded base64url `text`, or nil when it is not canonical base64url.
-    static func decode(_ text: Substring) -> [UInt8]? {
+    package static func decode(_ text: Substring) -> [UInt8]? {
         guard text.utf8.count % 4 != 1 else { return nil }
         var standard = ""
         standard.reserveCapacity(text.utf8.count + 3)
@@ -45,7 +45,7 @@ enum Base64URL {
     }
 
     /// The bytes of padded standard base64 `text` (as `x5c` holds DER), or nil when it is not canonical.
-    static func decodeStandard(_ text: String) -> [UInt8]? {
+    package static func decodeStandard(_ text: String) -> [UInt8]? {
         guard !text.isEmpty, let data = Data(base64Encoded: text) else { return nil }
         guard data.base64EncodedString() == text else { return nil }
         return [UInt8](data)

@@ -62,21 +62,15 @@ extension TransactionVerifier {
     /// at `signedDate`: signatures, basic constraints, key usage, names, validity; Apple's markers
     /// understood where critical), and requires that it is exactly the three certificates given.
     func verifyPath(_ chain: [X509Certificate], at signedDate: Date) throws(PurchaseRefusal) {
-        let refusal = PurchaseRefusal(
-            .chainInvalid,
-            "the certificates do not form a valid chain leaf → intermediate → root (an issuer's signature, "
-                + "its constraints or the names do not match)")
-        let path: [X509Certificate]
-        do {
-            let seconds = Int64(signedDate.timeIntervalSince1970.rounded(.down))
-            let built = try CertificateChain.path(
-                leaf: chain[0], intermediates: [chain[1]], anchors: [chain[2]], at: seconds,
-                understoodCritical: [AppleMarkers.leaf, AppleMarkers.intermediate])
-            guard case .success(let found) = built else { throw refusal }
-            path = found
-        } catch {
-            throw refusal
+        let path = try? CertificateChain.path(
+            leaf: chain[0], intermediates: [chain[1]], anchors: [chain[2]],
+            at: Int64(signedDate.timeIntervalSince1970.rounded(.down)),
+            understoodCritical: [AppleMarkers.leaf, AppleMarkers.intermediate])
+        guard let path, path.count == 3, zip(path, chain).allSatisfy({ $0.isSame(as: $1) }) else {
+            throw PurchaseRefusal(
+                .chainInvalid,
+                "the certificates do not form a valid chain leaf → intermediate → root (an issuer's signature, "
+                    + "its constraints or the names do not match)")
         }
-        guard path.count == 3, zip(path, chain).allSatisfy({ $0.isSame(as: $1) }) else { throw refusal }
     }
 }

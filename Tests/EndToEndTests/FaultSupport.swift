@@ -2,7 +2,8 @@ import Foundation
 import IAPTestSupport
 import Testing
 
-/// What the fault tests need of the machine, and the one way a test steps aside under a sanitizer.
+/// What the fault tests need of the machine, and which of their measures a sanitizer distorts
+/// (the sanitizer itself, and how many rounds to run under it: `Sanitizer` in IAPTestSupport).
 enum FaultConditions {
     /// Root can mount a small tmpfs here (checked once by mounting one). Tests that need one are
     /// skipped, with that reason shown, where it cannot (not root, or no CAP_SYS_ADMIN).
@@ -13,20 +14,13 @@ enum FaultConditions {
         return true
     }()
 
-    /// The sanitizer the suite runs under (``Sanitizer/name``). Tests whose measure a sanitizer
-    /// distorts (memory ceilings, RSS growth) are skipped under it, and only through this variable.
-    static var sanitizer: String? { Sanitizer.name }
-
-    /// How many rounds a test repeats work whose every round runs the same code (``Sanitizer/rounds(_:)``).
-    static func rounds(_ full: Int) -> Int { Sanitizer.rounds(full) }
-
-    /// True when no sanitizer distorts memory figures.
-    static var memoryIsMeasurable: Bool { sanitizer == nil }
+    /// True when no sanitizer distorts memory figures (memory ceilings, RSS growth).
+    static var memoryIsMeasurable: Bool { Sanitizer.name == nil }
 
     /// False under ThreadSanitizer: its runtime dies of SIGBUS (no stack) in an `iapkg` started
     /// under `sh -c 'ulimit -f 1000'` that reads a package of 1 MiB files — `validate` too, which
     /// writes nothing — while the plain and ASan builds pass the same steps.
-    static var fileSizeLimitIsUsable: Bool { sanitizer != "thread" }
+    static var fileSizeLimitIsUsable: Bool { Sanitizer.name != "thread" }
 }
 
 /// A tmpfs mounted for a test (root only), lazily unmounted when the value goes away.

@@ -69,7 +69,7 @@ import Testing
                 #expect((report?.valid ?? false) == (index % inputs.count < 3), "\(path)")
             }
         }
-        let (warmUp, measured) = (FaultConditions.rounds(100), FaultConditions.rounds(1000))
+        let (warmUp, measured) = (Sanitizer.rounds(100), Sanitizer.rounds(1000))
         try validate(warmUp, from: 0)  // warm-up: caches, allocator arenas, lazily loaded tables
         let descriptors = Self.openDescriptors()
         let (resident, heap) = (Self.residentBytes(), HeapUsage.bytesInUse())
@@ -105,7 +105,7 @@ import Testing
             return runMeasuringPeakMemory("/bin/sh", ["-c", script, Harness.binary] + paths)
         }
         // 20 and 200 under a sanitizer: still far past the 24 descriptors a leak would exhaust.
-        let (fewCount, manyCount) = (FaultConditions.rounds(100), FaultConditions.rounds(1000))
+        let (fewCount, manyCount) = (Sanitizer.rounds(100), Sanitizer.rounds(1000))
         let (few, many) = (run(fewCount), run(manyCount))
         // Exit 1: the truncated and corrupted inputs are invalid; 2 would mean an input went unreadable.
         #expect(few.status == 1 && many.status == 1, "exit \(few.status), \(many.status)")

@@ -12,7 +12,7 @@ import Testing
         let root = scratch.at("srv")
         try FileManager.default.createDirectory(atPath: incoming, withIntermediateDirectories: true)
         // 200 versions; 40 under a sanitizer, whose build makes each of the 200 builds several times slower.
-        let count = FaultConditions.rounds(200)
+        let count = Sanitizer.rounds(200)
         let burst = try (1...count).map {
             try ServeCheck.package(scratch, product: Self.product, version: "1.\($0)", name: "b\($0)")
         }

@@ -116,20 +116,15 @@ package final class ScratchFolder {
         try write(name, Data(text.utf8), mode: mode)
     }
 
-    /// Installs an executable `name` (mode 0755) holding the bytes of the file `source` (or of `text`),
-    /// written by a child process (`install`): a file this process had open for writing would be
-    /// inherited by a child another test forks meanwhile, and its exec would fail with "text file busy".
-    package func writeExecutable(_ name: String, copying source: String) throws {
+    /// Installs an executable `name` (mode 0755) holding the bytes of the file `source`, or `text`
+    /// when no source is given, written by a child process (`install`): a file this process had
+    /// open for writing would be inherited by a child another test forks meanwhile, and its exec
+    /// would fail with "text file busy".
+    package func writeExecutable(_ name: String, copying source: String = "/dev/stdin", _ text: String = "") throws {
         try FileManager.default.createDirectory(
             at: URL(fileURLWithPath: at(name)).deletingLastPathComponent(), withIntermediateDirectories: true)
-        let result = try Harness.run(["install", "-m", "755", source, at(name)])
+        let result = try Harness.run(["install", "-m", "755", source, at(name)], stdin: Data(text.utf8))
         guard result.status == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: ["stderr": result.stderr]) }
-    }
-
-    /// An executable `name` holding `text` (see ``writeExecutable(_:copying:)``).
-    package func writeExecutable(_ name: String, _ text: String) throws {
-        try write(name + ".source", text)
-        try writeExecutable(name, copying: at(name + ".source"))
     }
 
     package func write(_ name: String, _ data: Data, mode: Int = 0o644) throws {

@@ -21,24 +21,23 @@ package enum CertificateChain {
     /// issuer's signature, names, basic constraints and path length, key usage, and every
     /// certificate's validity period, the anchor's included. A critical extension OpenSSL does not
     /// implement fails the path unless its identifier is in `understoodCritical` (the caller checks
-    /// those itself). Returns the path, leaf first and anchor last, or why there is none.
+    /// those itself). Returns the path, leaf first and anchor last; throws why there is none.
     package static func path(
         leaf: X509Certificate, intermediates: [X509Certificate], anchors: [X509Certificate],
         at seconds: Int64, understoodCritical: Set<String> = []
-    ) throws(CryptoError) -> Result<[X509Certificate], CryptoError> {
+    ) throws(CryptoError) -> [X509Certificate] {
         for certificate in [leaf] + intermediates {
             if let unknown = certificate.criticalExtensionsOpenSSLDoesNotKnow.first(where: {
                 !understoodCritical.contains($0)
             }) {
-                return .failure(
-                    CryptoError("\(certificate.subject) has a critical extension \(unknown) not understood"))
+                throw CryptoError("\(certificate.subject) has a critical extension \(unknown) not understood")
             }
         }
         // The extensions OpenSSL does not know are all understood by the caller (checked above).
         let flags = UInt(X509_V_FLAG_PARTIAL_CHAIN) | UInt(X509_V_FLAG_IGNORE_CRITICAL)
         let outcome = try verify(leaf: leaf, intermediates: intermediates, anchors: anchors, flags: flags, at: seconds)
-        if let problem = outcome.problem { return .failure(CryptoError(problem)) }
-        return .success(outcome.path)
+        if let problem = outcome.problem { throw CryptoError(problem) }
+        return outcome.path
     }
 
     /// One `X509_verify_cert` run: why it failed (nil when it did not) and the path it built.

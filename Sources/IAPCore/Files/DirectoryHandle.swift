@@ -186,11 +186,8 @@ package final class DirectoryHandle: Sendable {
 
     /// What the child `name` is (`lstat`); an error names `reportedPath` (the child's path if nil).
     package func linkStatus(_ name: String, reportedPath: String? = nil) throws(SystemError) -> FileStatus {
-        var st = stat()
-        guard fstatat(descriptor, name, &st, AT_SYMLINK_NOFOLLOW) == 0 else {
-            throw SystemError("stat", path: reportedPath ?? child(name))
-        }
-        return FileStatus(st)
+        guard let found = status(name) else { throw SystemError("stat", path: reportedPath ?? child(name)) }
+        return found
     }
 
     /// The names in this directory, "." and ".." left out, in byte order.

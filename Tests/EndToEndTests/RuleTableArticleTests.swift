@@ -44,6 +44,13 @@ import Testing
         #expect(rows.flatMap { $0.errors + $0.warnings }.count == Rule.all.count)
     }
 
+    /// The table's notes point nowhere: a link would depend on where a document keeps its headings.
+    @Test func tableNotesCarryNoLinks() {
+        let linked = Rule.all.filter { ($0.tableNote ?? "").contains("](") }.map(\.id)
+        #expect(linked.isEmpty, "table notes with a link: \(linked)")
+        #expect(Rule.all.contains { $0.tableNote != nil })
+    }
+
     /// The table is generated: the article holds exactly what `iapkg rules --markdown` writes.
     @Test func tableIsWhatRulesMarkdownWrites() throws {
         let generated = try Harness.run(["iapkg", "rules", "--markdown"])

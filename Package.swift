@@ -119,7 +119,8 @@ let package = Package(
         .testTarget(
             name: "FuzzTargetsTests",
             dependencies: [
-                "FuzzTargets", "IAPKit", "IAPRules", "XarKit", "BomKit", "PayloadKit", "XcodeKit", "IAPCore", "IAPPurchase",
+                "FuzzTargets", "IAPKit", "IAPRules", "XarKit", "BomKit", "PayloadKit", "XcodeKit", "IAPCore",
+                "IAPPurchase",
             ],
             exclude: ["Corpus", "Dictionaries", "Regressions"]),
         .testTarget(
@@ -136,6 +137,11 @@ package.targets += [
     // StoreKit 2 signed transactions verified offline (x5c chain to a configured root, Apple's
     // marker extensions, ES256) and download tokens (HMAC-SHA256): the library face of `iapkg gate`.
     .target(name: "IAPPurchase", dependencies: ["IAPCore"]),
+    // What App Store Server Notifications decided (revocations), kept in SQLite in WAL mode: durable
+    // before a notification is answered, shared by the gates of one host.
+    .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+    .target(name: "IAPRevocationState", dependencies: ["IAPPurchase", "IAPCore", "CSQLite"]),
+    .testTarget(name: "IAPRevocationStateTests", dependencies: ["IAPRevocationState", "IAPPurchase"]),
     // A root, intermediate and leaf shaped as Apple's StoreKit chain, made in-process with libcrypto,
     // and signed transactions made with them: for the verifier's tests and the gate's.
     .target(
@@ -161,7 +167,7 @@ if ProcessInfo.processInfo.environment["IAPKG_NO_WEB"] != "1" {
         .target(
             name: "IAPGate",
             dependencies: [
-                "IAPPurchase", "IAPKit", "IAPCore",
+                "IAPPurchase", "IAPRevocationState", "IAPKit", "IAPCore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -171,6 +177,8 @@ if ProcessInfo.processInfo.environment["IAPKG_NO_WEB"] != "1" {
         .executableTarget(name: "iapkg-gate", dependencies: ["IAPGate"]),
         .testTarget(
             name: "IAPGateTests",
-            dependencies: ["IAPGate", "IAPPurchase", "IAPPurchaseTestSupport", "IAPTestSupport"]),
+            dependencies: [
+                "IAPGate", "IAPPurchase", "IAPRevocationState", "IAPPurchaseTestSupport", "IAPTestSupport",
+            ]),
     ]
 }

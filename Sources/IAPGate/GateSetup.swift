@@ -1,6 +1,7 @@
 import ArgumentParser
 import IAPCore
 import IAPPurchase
+import IAPRevocationState
 
 /// Loading the gate's files: unreadable files exit 2, unusable contents are usage errors (64).
 enum GateSetup {
@@ -49,6 +50,16 @@ enum GateSetup {
         } catch {
             say("iapkg-gate: error: --key-file \(path): \(error)")
             throw ExitCode(64)
+        }
+    }
+
+    /// The revocation state in `folder`, or exit 2 saying why not.
+    static func revocations(_ folder: String) throws -> SQLiteRevocationStore {
+        do {
+            return try SQLiteRevocationStore(folder: folder)
+        } catch {
+            say("iapkg-gate: error: --state: \(error)")
+            throw ExitCode(2)
         }
     }
 

@@ -7,9 +7,11 @@ package struct GateCommand: AsyncParsableCommand {
         commandName: "iapkg-gate",
         abstract: "Serve content only to buyers: verify StoreKit 2 purchases, issue download tokens, answer nginx.",
         discussion: """
-            'iapkg gate --root …' serves (the serve subcommand is the default). With --state DIR the gate \
-            takes App Store Server Notifications; 'iapkg gate revoke|unrevoke --state DIR ID' decides by hand \
-            and 'iapkg gate revocations --state DIR' lists what is kept.
+            'iapkg gate --root …' serves: it verifies purchases, issues download tokens and answers nginx's \
+            auth_request (serve is the default subcommand; 'iapkg gate serve --help' lists its options). With \
+            --state DIR it takes App Store Server Notifications and refuses refunded purchases; \
+            'iapkg gate revoke|unrevoke --state DIR ID' decides by hand and 'iapkg gate revocations --state DIR' \
+            lists what is kept.
             """,
         subcommands: [GateServeCommand.self, RevokeCommand.self, UnrevokeCommand.self, RevocationsCommand.self],
         defaultSubcommand: GateServeCommand.self)

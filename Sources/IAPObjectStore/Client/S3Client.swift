@@ -85,7 +85,7 @@ package final class S3Client: Sendable {
     }
 
     /// `operation` as it goes on the wire, signed with `credentials` at `time`.
-    private func signedRequest(_ operation: Operation, credentials: S3Credentials, time: SigningTime) -> HTTPRequest {
+    func signedRequest(_ operation: Operation, credentials: S3Credentials, time: SigningTime) -> HTTPRequest {
         let endpoint = configuration.endpoint
         var request = SignableRequest(
             method: operation.method, path: endpoint.path(bucket: bucket, key: operation.key), query: operation.query,

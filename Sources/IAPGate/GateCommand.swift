@@ -1,6 +1,6 @@
 import ArgumentParser
-import IAPCore
 import IAPPurchase
+import IAPSystem
 
 /// `iapkg-gate` (run as `iapkg gate`): the HTTP service that sells nothing and gives nothing away —
 /// it turns a verified StoreKit 2 purchase into a short-lived download token, and answers nginx's

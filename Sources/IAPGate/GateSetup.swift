@@ -1,6 +1,6 @@
 import ArgumentParser
-import IAPCore
 import IAPPurchase
+import IAPSystem
 
 /// Loading the gate's files: unreadable files exit 2, unusable contents are usage errors (64).
 enum GateSetup {

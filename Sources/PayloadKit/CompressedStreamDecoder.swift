@@ -1,4 +1,4 @@
-internal import IAPCore
+internal import IAPCompression
 
 /// Decodes one or more concatenated bzip2 or xz streams from a byte source with IAPCore's
 /// decoders, stopping with an error the moment the decoded total would pass a cap.

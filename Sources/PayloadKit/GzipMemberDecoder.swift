@@ -1,4 +1,4 @@
-internal import IAPCore
+internal import IAPCompression
 
 /// Decodes one or more concatenated gzip members from a byte source with IAPCore's Inflater,
 /// stopping with an error the moment the decoded total would pass a cap.

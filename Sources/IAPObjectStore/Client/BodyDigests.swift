@@ -1,4 +1,5 @@
-internal import IAPCore
+internal import IAPCrypto
+internal import IAPSystem
 internal import XMLKit
 
 /// The two digests a written body carries: MD5 in base64 for `Content-Md5`, which the store checks

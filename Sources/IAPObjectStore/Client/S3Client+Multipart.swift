@@ -1,4 +1,4 @@
-package import IAPCore
+package import IAPSystem
 internal import XMLKit
 
 extension S3Client {

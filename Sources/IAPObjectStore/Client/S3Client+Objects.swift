@@ -1,4 +1,4 @@
-package import IAPCore
+package import IAPSystem
 
 extension S3Client {
     /// The object at `key` (or `range` of it: first and last byte, inclusive) in memory; more than

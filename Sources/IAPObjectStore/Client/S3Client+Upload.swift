@@ -1,4 +1,4 @@
-package import IAPCore
+package import IAPSystem
 
 /// How a file goes up: one PUT up to `multipartThreshold` bytes, else parts of `partSize` bytes,
 /// `parallelism` at a time, each streamed from the file (memory stays at libcurl's buffers per part).

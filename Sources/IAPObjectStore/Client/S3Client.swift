@@ -1,4 +1,4 @@
-internal import IAPCore
+internal import IAPSystem
 
 /// A client of one bucket: signed requests (SigV4) over libcurl, retried with backoff when the store
 /// is busy or unreachable, credentials read again when they expire. Blocking and thread-safe: each

@@ -1,4 +1,4 @@
-internal import IAPCore
+internal import IAPSystem
 
 /// One of the AWS tools' INI files, `~/.aws/credentials` or `~/.aws/config`: sections of
 /// `name = value` lines; `#` and `;` start comments; an indented line under `name =` belongs to a

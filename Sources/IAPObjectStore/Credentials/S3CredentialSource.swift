@@ -1,4 +1,4 @@
-internal import IAPCore
+internal import IAPSystem
 
 /// The credentials a client signs with, resolved again once they are older than a lifetime or
 /// after the store said they expired, so a long-running serve or gate follows renewed session

@@ -1,6 +1,7 @@
-internal import IAPCore
+internal import IAPCrypto
+internal import IAPSystem
 
-/// AWS Signature Version 4 with HMAC-SHA256 (libcrypto through IAPCore): the `Authorization` header
+/// AWS Signature Version 4 with HMAC-SHA256 (libcrypto through IAPCrypto): the `Authorization` header
 /// of a request, or the query of a presigned URL. S3's rules: the path is encoded once and never
 /// normalized; the caller puts `x-amz-content-sha256` among the headers.
 package struct SigV4Signer: Sendable {

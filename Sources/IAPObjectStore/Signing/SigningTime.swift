@@ -1,4 +1,4 @@
-internal import IAPCore
+internal import IAPSystem
 
 /// The moment a request is signed, in the two spellings SigV4 uses.
 package struct SigningTime: Sendable, Equatable {

@@ -1,4 +1,4 @@
-internal import IAPCore
+internal import IAPSystem
 
 /// Percent-encoding as SigV4 and S3 spell it: every byte but `A-Z a-z 0-9 - _ . ~` becomes `%XX`
 /// (upper-case hex), the same in the canonical request and on the wire.

@@ -1,4 +1,4 @@
-internal import IAPCore
+internal import IAPSystem
 
 /// Easy handles lent to one thread at a time and kept for the next request, so connections are
 /// reused. `@unchecked Sendable`: `idle` is read and written only while holding `lock`, and a handle

@@ -1,4 +1,4 @@
-package import IAPCore
+package import IAPSystem
 
 /// What a request sends after its headers.
 package enum HTTPBody: Sendable {

@@ -1,4 +1,4 @@
-internal import IAPCore
+internal import IAPSystem
 
 /// The state libcurl's callbacks share during one transfer: the body being sent, where the response
 /// goes, and what arrived. Used by one thread (the one in `curl_easy_perform`) at a time.

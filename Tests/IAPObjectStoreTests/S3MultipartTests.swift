@@ -83,4 +83,31 @@ struct S3MultipartTests {
         #expect(failures.isEmpty)
         #expect(try client.listAll(prefix: fixture.prefix + "/").objects.isEmpty)
     }
+
+    @Test func aWriteRefusedOnlyBecauseAnEarlierTryLandedCountsAsDone() throws {
+        let fixture = try S3ServerFixture()
+        let client = try fixture.client()
+        let single = fixture.key("single")
+        let bytes = Array("current".utf8)
+        let etag = try client.put(single, bytes: bytes, options: S3PutOptions(condition: .ifAbsent))
+        #expect(etag == BodyDigests(bytes).etag)
+        let refused = S3Error(.preconditionFailed, operation: "PUT", bucket: SeaweedServer.bucket, key: single)
+        #expect(try client.landedWrite(refused.with(mayHaveLanded: true), key: single, etag: etag) == etag)
+        #expect(s3Error { _ = try client.landedWrite(refused, key: single, etag: etag) } == refused)
+        let other = BodyDigests(Array("other".utf8)).etag
+        #expect(
+            s3Error { _ = try client.landedWrite(refused.with(mayHaveLanded: true), key: single, etag: other) } != nil)
+
+        let joined = fixture.key("joined")
+        let uploadID = try client.createMultipartUpload(joined)
+        let file = try S3ServerFixture.file((0..<(6 << 20)).map { UInt8(truncatingIfNeeded: $0 / 7) })
+        let parts = [
+            try client.uploadPart(joined, uploadID: uploadID, number: 1, file: file, offset: 0, length: 5 << 20),
+            try client.uploadPart(joined, uploadID: uploadID, number: 2, file: file, offset: 5 << 20, length: 1 << 20),
+        ]
+        let joinedETag = try client.completeMultipartUpload(joined, uploadID: uploadID, parts: parts)
+        #expect(BodyDigests.multipartETag(parts) == joinedETag)
+        let gone = S3Error(.notFound, operation: "CompleteMultipartUpload", bucket: SeaweedServer.bucket, key: joined)
+        #expect(try client.landedWrite(gone.with(mayHaveLanded: true), key: joined, etag: joinedETag) == joinedETag)
+    }
 }

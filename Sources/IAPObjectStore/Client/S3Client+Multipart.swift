@@ -46,12 +46,17 @@ extension S3Client {
             ("<?xml version=\"1.0\" encoding=\"UTF-8\"?><CompleteMultipartUpload>" + list.joined()
                 + "</CompleteMultipartUpload>").utf8)
         let digests = BodyDigests(body)
-        let response = try send(
-            Operation(
-                name: "CompleteMultipartUpload", method: "POST", key: key, query: [.init("uploadId", uploadID)],
-                headers: digests.headers + [.init("Content-Type", "application/xml")]
-                    + S3PutOptions(condition: condition).conditionHeaders,
-                body: .bytes(body), payloadHash: digests.sha256Hex))
+        let response: HTTPResponse
+        do {
+            response = try send(
+                Operation(
+                    name: "CompleteMultipartUpload", method: "POST", key: key, query: [.init("uploadId", uploadID)],
+                    headers: digests.headers + [.init("Content-Type", "application/xml")]
+                        + S3PutOptions(condition: condition).conditionHeaders,
+                    body: .bytes(body), payloadHash: digests.sha256Hex))
+        } catch {
+            return try landedWrite(error, key: key, etag: BodyDigests.multipartETag(parts))
+        }
         let root = try document(
             response.body, named: "CompleteMultipartUploadResult", operation: "CompleteMultipartUpload", key: key)
         return root.child("ETag")?.text ?? response.headers["etag"] ?? ""

@@ -57,12 +57,25 @@ extension S3Client {
     private func put(_ key: String, body: HTTPBody, digests: BodyDigests, options: S3PutOptions) throws(S3Error)
         -> String
     {
-        let response = try send(
-            Operation(
-                name: "PUT", method: "PUT", key: key,
-                headers: digests.headers + options.objectHeaders + options.conditionHeaders, body: body,
-                payloadHash: digests.sha256Hex))
-        return response.headers["etag"] ?? ""
+        do {
+            let response = try send(
+                Operation(
+                    name: "PUT", method: "PUT", key: key,
+                    headers: digests.headers + options.objectHeaders + options.conditionHeaders, body: body,
+                    payloadHash: digests.sha256Hex))
+            return response.headers["etag"] ?? ""
+        } catch {
+            return try landedWrite(error, key: key, etag: digests.etag)
+        }
+    }
+
+    /// The ETag of a write whose last try was refused (412, or 404 for a finished upload) only
+    /// because an earlier try of it landed, as a HEAD showing our bytes' ETag proves; else `error`.
+    func landedWrite(_ error: S3Error, key: String, etag: String?) throws(S3Error) -> String {
+        guard error.mayHaveLanded, error.kind == .preconditionFailed || error.kind == .notFound, let etag,
+            let info = try? head(key), info.etag == etag
+        else { throw error }
+        return etag
     }
 
     /// The digests of a file range; a read error is an `.other` error naming the file.

@@ -53,6 +53,7 @@ package final class S3Client: Sendable {
     /// once; anything else is thrown at once.
     func send(_ operation: Operation) throws(S3Error) -> HTTPResponse {
         var attempt = 1
+        var mayHaveLanded = false
         var refreshed = false
         while true {
             let used = try credentials.current()
@@ -65,9 +66,11 @@ package final class S3Client: Sendable {
             } catch {
                 let kind: S3Error.Kind = error.isRetryable ? .unavailable : .other
                 let message = "\(error.message) (\(configuration.endpoint.baseURL))"
-                let failure = S3Error(
+                var failure = S3Error(
                     kind, operation: operation.name, bucket: bucket, key: operation.key, message: message)
+                failure.mayHaveLanded = mayHaveLanded
                 guard failure.isRetryable, attempt < configuration.retry.attempts else { throw failure }
+                mayHaveLanded = true
                 Self.pause(configuration.retry.delay(after: attempt))
                 attempt += 1
                 continue
@@ -78,7 +81,10 @@ package final class S3Client: Sendable {
                 refreshed = true
                 continue
             }
-            guard error.isRetryable, attempt < configuration.retry.attempts else { throw error }
+            guard error.isRetryable, attempt < configuration.retry.attempts else {
+                throw error.with(mayHaveLanded: mayHaveLanded)
+            }
+            mayHaveLanded = mayHaveLanded || error.status.map { $0 >= 500 && $0 != 503 } ?? false
             Self.pause(configuration.retry.delay(after: attempt))
             attempt += 1
         }

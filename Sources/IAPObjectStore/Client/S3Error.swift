@@ -41,6 +41,10 @@ package struct S3Error: Error, Equatable, Sendable, CustomStringConvertible {
     package var message: String?
     /// S3's request ID, for the operator's support case.
     package var requestID: String?
+    /// True when an earlier try of the same request failed in a way that may have let it land
+    /// (the connection dropped, the store answered 5xx) before this answer: a write refused now
+    /// may be refused because of the earlier try's own success.
+    package var mayHaveLanded = false
 
     /// An error from its parts.
     package init(
@@ -55,6 +59,13 @@ package struct S3Error: Error, Equatable, Sendable, CustomStringConvertible {
         self.code = code
         self.message = message
         self.requestID = requestID
+    }
+
+    /// This error, marked as following a try that may have landed.
+    package func with(mayHaveLanded: Bool) -> S3Error {
+        var error = self
+        error.mayHaveLanded = mayHaveLanded
+        return error
     }
 
     /// True when trying again later may succeed.

@@ -171,7 +171,8 @@ package.targets += [
 // and endpoint as the AWS tools read them) for the version store in a bucket and the gate's presigned URLs.
 package.targets += [
     .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
-    .target(name: "IAPObjectStore", dependencies: ["CCurl", "IAPSystem", "IAPCrypto", "XMLKit"]),
+    .target(
+        name: "IAPObjectStore", dependencies: ["CCurl", "IAPSystem", "IAPCrypto", "XMLKit"], exclude: ["README.md"]),
     .testTarget(
         name: "IAPObjectStoreTests", dependencies: ["IAPObjectStore", "IAPSystem", "IAPCrypto", "IAPTestSupport"],
         exclude: ["Fixtures"]),

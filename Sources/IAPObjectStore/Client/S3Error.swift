@@ -101,7 +101,8 @@ package struct S3Error: Error, Equatable, Sendable, CustomStringConvertible {
         case .unavailable:
             "the store is unreachable or busy: check the endpoint (AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL), "
                 + "the network and proxies; try again later"
-        case .invalidConfiguration: "fix the setting named"
+        case .invalidConfiguration:
+            "fix the setting named (for a bucket in another region: AWS_REGION, or the profile's region)"
         case .other: "see S3's message"
         }
     }

@@ -36,8 +36,11 @@ enum S3ErrorResponse {
         case "PreconditionFailed": return .preconditionFailed
         case "AccessDenied", "AllAccessDisabled", "AccountProblem": return .accessDenied
         case "InvalidAccessKeyId", "SignatureDoesNotMatch", "ExpiredToken", "InvalidToken", "TokenRefreshRequired",
-            "RequestTimeTooSkewed", "AuthorizationHeaderMalformed":
+            "RequestTimeTooSkewed":
             return .invalidCredentials
+        // The bucket is in another region than the one signed for (S3's message names the right one).
+        case "AuthorizationHeaderMalformed", "PermanentRedirect", "IllegalLocationConstraintException":
+            return .invalidConfiguration
         case "BadDigest", "InvalidDigest", "XAmzContentSHA256Mismatch": return .integrityMismatch
         case "SlowDown", "InternalError", "ServiceUnavailable", "RequestTimeout", "ConditionalRequestConflict":
             return .unavailable

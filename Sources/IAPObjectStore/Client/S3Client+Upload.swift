@@ -7,14 +7,20 @@ package struct S3UploadPlan: Sendable, Equatable {
     package var multipartThreshold: UInt64
     /// Bytes per part (8-64 MiB; S3 takes 5 MiB to 5 GiB, at most 10,000 parts).
     package var partSize: UInt64
-    /// Parts in flight at once.
+    /// Parts of one file in flight at once.
     package var parallelism: Int
+    /// Files in flight at once, for `upload(files:plan:)`.
+    package var fileParallelism: Int
 
-    /// A plan from its parts; by default 16 MiB parts, 4 at a time, above 16 MiB.
-    package init(multipartThreshold: UInt64 = 16 << 20, partSize: UInt64 = 16 << 20, parallelism: Int = 4) {
+    /// A plan from its parts; by default 16 MiB parts, 4 at a time, above 16 MiB, and 16 files at a time.
+    package init(
+        multipartThreshold: UInt64 = 16 << 20, partSize: UInt64 = 16 << 20, parallelism: Int = 4,
+        fileParallelism: Int = 16
+    ) {
         self.multipartThreshold = multipartThreshold
         self.partSize = max(5 << 20, partSize)
         self.parallelism = max(1, parallelism)
+        self.fileParallelism = max(1, fileParallelism)
     }
 
     /// The part size for `length` bytes: the plan's, grown so no more than 10,000 parts are needed.
@@ -50,56 +56,11 @@ extension S3Client {
     ) throws(S3Error) -> [S3UploadedPart] {
         let partSize = plan.partSize(for: length)
         let count = Int((length + partSize - 1) / partSize)
-        let queue = PartQueue(count: count)
-        let workers = (0..<min(plan.parallelism, count)).map { _ in
-            ConcurrentResult { () -> S3Error? in
-                while let index = queue.next() {
-                    let start = UInt64(index) * partSize
-                    do throws(S3Error) {
-                        let part = try self.uploadPart(
-                            key, uploadID: uploadID, number: index + 1, file: file, offset: offset + start,
-                            length: min(partSize, length - start))
-                        queue.finish(part)
-                    } catch {
-                        queue.stop()
-                        return error
-                    }
-                }
-                return nil
-            }
-        }
-        let failures = workers.compactMap { $0.value() }
-        if let failure = failures.first { throw failure }
-        return queue.finished
-    }
-}
-
-/// The part numbers still to send and the parts sent, shared by the upload threads. `@unchecked
-/// Sendable`: `nextIndex`, `stopped` and `parts` are read and written only while holding `lock`.
-private final class PartQueue: @unchecked Sendable {
-    private let lock = ConditionLock()
-    private let count: Int
-    private var nextIndex = 0
-    private var stopped = false
-    private var parts: [S3UploadedPart] = []
-
-    init(count: Int) { self.count = count }
-
-    /// The next part's index (0-based), or nil when none is left or a part failed.
-    func next() -> Int? {
-        lock.withLock {
-            guard !stopped, nextIndex < count else { return nil }
-            defer { nextIndex += 1 }
-            return nextIndex
+        return try ParallelRequests.run(count: count, width: plan.parallelism) { index throws(S3Error) in
+            let start = UInt64(index) * partSize
+            return try self.uploadPart(
+                key, uploadID: uploadID, number: index + 1, file: file, offset: offset + start,
+                length: min(partSize, length - start))
         }
     }
-
-    /// Records a part sent.
-    func finish(_ part: S3UploadedPart) { lock.withLock { parts.append(part) } }
-
-    /// Stops handing out parts.
-    func stop() { lock.withLock { stopped = true } }
-
-    /// The parts sent, in number order.
-    var finished: [S3UploadedPart] { lock.withLock { parts.sorted { $0.number < $1.number } } }
 }

@@ -21,6 +21,12 @@ struct ServeCommand: IAPSubcommand {
             doubling up to 5 minutes). A killed service redoes what .processing/ holds at its next \
             start; SIGTERM and SIGINT finish the packages in hand, then exit 0.
 
+            With --into s3://BUCKET/PREFIX the versions go into an object store: an outage, throttling \
+            (503 SlowDown), refused credentials or a network error is retried the same way, never a \
+            rejection. Several hosts may serve into one prefix: conditional writes of current.json keep \
+            each product's versions in order, and --keep prunes with its state (pins, when a version \
+            stopped being current) kept in the bucket, so every host sees it.
+
             stdout: one JSON line per package handled (outcome accepted, rejected, retrying or \
             skipped); stderr: the same as text. Health: --status-file writes a JSON document \
             (healthy, accepted, rejected, waiting, retrying, lastSuccessAt, lastError, \
@@ -33,6 +39,7 @@ struct ServeCommand: IAPSubcommand {
               iapkg serve --incoming /srv/incoming --into /srv/content --keep 3 \\
                 --status-file /run/iapkg/status.json --metrics-file /run/iapkg/iapkg.prom
               cat /run/iapkg/status.json
+              iapkg serve --incoming /srv/incoming --into s3://game-content/iap --keep 3
             """)
 
     enum Activation: String, ExpressibleByArgument, CaseIterable {
@@ -42,7 +49,7 @@ struct ServeCommand: IAPSubcommand {
     @Option(help: "The folder packages are dropped into.")
     var incoming: String
 
-    @Option(help: "The root folder of the version store.")
+    @Option(help: "The version store: a root folder, or an object store as s3://BUCKET/PREFIX.")
     var into: String
 
     @Option(help: "Which versions 'current' moves to: newest (only ever up) or never.")

@@ -17,15 +17,22 @@ struct UnpackCommand: IAPSubcommand {
             content under the same version is refused unless --force. A version lower than the current one \
             is refused unless --allow-downgrade.
 
+            Into an object store (s3://BUCKET/PREFIX; credentials and endpoint from AWS_ACCESS_KEY_ID, \
+            AWS_SECRET_ACCESS_KEY, AWS_REGION, AWS_ENDPOINT_URL or AWS_PROFILE as the AWS tools read them) the \
+            objects are laid out key for key as the folders are; each is checked by the store as it lands, the \
+            version's manifest.json goes last, and current.json is replaced only by a conditional write, so two \
+            publishers never lose an update. A version there is immutable: --force is refused.
+
             Examples:
               iapkg unpack level-pack-1.1.pkg --into /srv/content
               iapkg unpack dist/*.pkg --into /srv/content --keep 3
+              iapkg unpack level-pack-1.1.pkg --into s3://game-content/iap
             """)
 
     @Argument(help: "Packages to unpack.")
     var packages: [String]
 
-    @Option(help: "The root folder of the version store.")
+    @Option(help: "The version store: a root folder, or an object store as s3://BUCKET/PREFIX.")
     var into: String
 
     @Flag(help: "Install without moving 'current'.")

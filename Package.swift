@@ -6,7 +6,8 @@ import PackageDescription
 ///
 /// Linux only (Debian 12, glibc): the only platform built and tested.
 ///
-/// Layers (imports point down): iapkg → IAPKitCLI → IAPKit → XarKit / BomKit / PayloadKit / XMLKit / XcodeKit → IAPCore → C;
+/// Layers (imports point down): iapkg → IAPKitCLI → IAPServe → IAPKit → XarKit / BomKit / PayloadKit / XMLKit /
+/// XcodeKit → IAPCompression → IAPSystem → IAPCrypto → C; IAPGate → IAPPurchase, IAPDelivery;
 /// IAPRules (the rule catalogue, findings) sits under them all and depends on nothing.
 let package = Package(
     name: "iapkg",
@@ -15,6 +16,8 @@ let package = Package(
         .library(name: "IAPKit", targets: ["IAPKit"]),
         // The download client for apps and mirrors (URLSession; builds for Apple platforms too).
         .library(name: "IAPClient", targets: ["IAPClient"]),
+        // manifest.json and current.json: the documents every store publishes and every client reads.
+        .library(name: "IAPDelivery", targets: ["IAPDelivery"]),
         .executable(name: "iapkg-fetch", targets: ["iapkg-fetch"]),
     ],
     dependencies: [
@@ -44,35 +47,45 @@ let package = Package(
         // The rule catalogue (one `Rule` per validation rule) and the findings made from it; no dependencies,
         // so every format module can name the rule its errors break.
         .target(name: "IAPRules"),
-        .target(name: "IAPCore", dependencies: ["CZlib", "COpenSSL", "CShims", "CDeflate", "CBzip2", "CLzma"]),
+        // OpenSSL's libcrypto behind owner classes: digests, HMAC, X.509 chains, signature checks.
+        .target(name: "IAPCrypto", dependencies: ["COpenSSL"]),
+        // The operating system: files and folders by descriptor, processes, threads, memory, the
+        // folder watcher and systemd's notifier; text helpers. The only module that calls the system.
+        .target(name: "IAPSystem", dependencies: ["CShims", "IAPCrypto"]),
+        // zlib, libdeflate, bzip2 and xz: streaming decoders and the parallel gzip and xz encoders.
+        .target(name: "IAPCompression", dependencies: ["CZlib", "CDeflate", "CBzip2", "CLzma", "IAPSystem"]),
         // libxml2, strictly: a SAX event parser, a small element tree, property lists.
-        .target(name: "XMLKit", dependencies: ["CLibXML2", "IAPCore"]),
+        .target(name: "XMLKit", dependencies: ["CLibXML2", "IAPSystem"]),
         // The xar container: header, TOC, heap, checksums; a strict reader and a reproducible writer.
-        .target(name: "XarKit", dependencies: ["IAPRules", "IAPCore", "XMLKit"]),
+        .target(name: "XarKit", dependencies: ["IAPRules", "IAPSystem", "IAPCompression", "IAPCrypto", "XMLKit"]),
         // The BOMStore "bill of materials" of a component package.
-        .target(name: "BomKit", dependencies: ["IAPRules", "IAPCore"]),
+        .target(name: "BomKit", dependencies: ["IAPRules", "IAPSystem", "CShims"]),
         // The component Payload: cpio (odc) written through libarchive; read by our own parser,
         // compressed with gzip, bzip2 or xz.
-        .target(name: "PayloadKit", dependencies: ["CLibArchive", "IAPRules", "IAPCore"]),
+        .target(name: "PayloadKit", dependencies: ["CLibArchive", "IAPRules", "IAPSystem", "IAPCompression"]),
         // Xcode projects: a strict old-style property list reader, an In-App Purchase Content target's files.
-        .target(name: "XcodeKit", dependencies: ["IAPRules", "IAPCore"]),
-        // What an update downloads: the plan between two versions' file lists, shared by `iapkg diff`
-        // and the download client; plain Swift, no dependencies.
-        .target(name: "IAPDelivery"),
+        .target(name: "XcodeKit", dependencies: ["IAPRules", "IAPSystem"]),
+        // The delivery documents, owned here for the store, the gate and the client: `current.json` and
+        // `manifest.json` (types, the bytes a store writes, strict decoding, the path and product-id
+        // rules, their JSON Schemas), and the plan an update downloads. Swift and FoundationEssentials only.
+        .target(name: "IAPDelivery", exclude: ["Schemas"]),
         // The domain: content folders, ContentInfo, rules, build, inspect, validate, unpack.
         .target(
             name: "IAPKit",
             dependencies: [
-                "IAPRules", "IAPCore", "XMLKit", "XarKit", "BomKit", "PayloadKit", "XcodeKit", "IAPDelivery",
+                "IAPRules", "IAPSystem", "IAPCrypto", "XMLKit", "XarKit", "BomKit", "PayloadKit", "XcodeKit", "IAPDelivery",
             ]),
+        // `iapkg serve`: the drop-folder daemon (intake, a queue per product, retries on a full disk,
+        // retention, health), publishing through IAPKit's version store.
+        .target(name: "IAPServe", dependencies: ["IAPKit", "IAPRules", "IAPSystem"]),
         // The download client: fetches a published version over HTTP (URLSession), verified, resumable,
         // in deltas, installed atomically. Foundation and a SHA-256 only, so it builds for Apple platforms.
-        // SHA-256 from OpenSSL through IAPCore on Linux, from swift-crypto (CryptoKit's API) elsewhere.
+        // SHA-256 from OpenSSL through IAPCrypto on Linux, from swift-crypto (CryptoKit's API) elsewhere.
         .target(
             name: "IAPClient",
             dependencies: [
                 "IAPDelivery",
-                .target(name: "IAPCore", condition: .when(platforms: [.linux])),
+                .target(name: "IAPCrypto", condition: .when(platforms: [.linux])),
                 .product(
                     name: "Crypto", package: "swift-crypto",
                     condition: .when(platforms: [.macOS, .iOS, .tvOS, .watchOS, .visionOS])),
@@ -81,11 +94,11 @@ let package = Package(
         .target(
             name: "IAPKitCLI",
             dependencies: [
-                "IAPKit", "IAPRules", "XMLKit", "XarKit",
+                "IAPKit", "IAPServe", "IAPRules", "IAPSystem", "IAPCrypto", "XMLKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ], exclude: ["Schemas"]),
-        .executableTarget(name: "iapkg", dependencies: ["IAPCore", "IAPKitCLI"]),
+        .executableTarget(name: "iapkg", dependencies: ["IAPSystem", "IAPCrypto", "IAPKitCLI"]),
         // `iapkg fetch`: full Foundation and libcurl, so an executable of its own beside `iapkg`.
         .executableTarget(
             name: "iapkg-fetch",
@@ -95,52 +108,61 @@ let package = Package(
         .target(
             name: "FuzzTargets",
             dependencies: [
-                "IAPKit", "IAPRules", "XarKit", "BomKit", "PayloadKit", "XMLKit", "XcodeKit", "IAPCore", "IAPPurchase",
+                "IAPKit", "IAPRules", "XarKit", "BomKit", "PayloadKit", "XMLKit", "XcodeKit", "IAPSystem", "IAPCompression",
+                "IAPCrypto", "IAPPurchase",
             ]),
-        .executableTarget(name: "iapkg-fuzz", dependencies: ["FuzzTargets", "IAPCore"], exclude: ["README.md"]),
+        .executableTarget(name: "iapkg-fuzz", dependencies: ["FuzzTargets", "IAPSystem"], exclude: ["README.md"]),
 
         // What the test targets share: running the built binary, scratch folders, fixture builders.
         .target(name: "IAPTestSupport", path: "Tests/IAPTestSupport"),
         .testTarget(name: "IAPRulesTests", dependencies: ["IAPRules"]),
         .testTarget(name: "IAPClientTests", dependencies: ["IAPClient", "IAPDelivery"]),
-        .testTarget(name: "IAPCoreTests", dependencies: ["IAPCore"]),
+        .testTarget(name: "IAPDeliveryTests", dependencies: ["IAPDelivery"]),
+        .testTarget(name: "IAPSystemTests", dependencies: ["IAPSystem", "IAPCrypto"]),
+        .testTarget(name: "IAPCompressionTests", dependencies: ["IAPCompression", "IAPSystem", "IAPCrypto"]),
+        .testTarget(name: "IAPCryptoTests", dependencies: ["IAPCrypto", "IAPSystem"]),
         .testTarget(name: "XMLKitTests", dependencies: ["XMLKit"]),
-        .testTarget(name: "XarKitTests", dependencies: ["XarKit", "IAPRules", "IAPCore", "IAPTestSupport"]),
-        .testTarget(name: "BomKitTests", dependencies: ["BomKit", "IAPCore", "IAPTestSupport"]),
-        .testTarget(name: "PayloadKitTests", dependencies: ["PayloadKit", "IAPCore"]),
+        .testTarget(
+            name: "XarKitTests",
+            dependencies: ["XarKit", "IAPRules", "IAPSystem", "IAPCompression", "IAPCrypto", "IAPTestSupport"]),
+        .testTarget(name: "BomKitTests", dependencies: ["BomKit", "IAPSystem", "IAPTestSupport"]),
+        .testTarget(name: "PayloadKitTests", dependencies: ["PayloadKit", "IAPSystem", "IAPCompression", "IAPCrypto"]),
         .testTarget(name: "XcodeKitTests", dependencies: ["XcodeKit", "IAPRules"]),
         .testTarget(
             name: "IAPKitTests",
             dependencies: [
-                "IAPKit", "IAPRules", "XarKit", "BomKit", "PayloadKit", "XMLKit", "IAPCore", "IAPTestSupport",
+                "IAPKit", "IAPRules", "XarKit", "BomKit", "PayloadKit", "XMLKit", "IAPSystem", "IAPTestSupport",
             ]),
         .testTarget(
-            name: "IAPKitCLITests", dependencies: ["IAPKitCLI", "IAPKit", "IAPRules", "IAPCore", "IAPTestSupport"]),
+            name: "IAPKitCLITests", dependencies: ["IAPKitCLI", "IAPKit", "IAPRules", "IAPSystem", "IAPTestSupport"]),
         .testTarget(
             name: "FuzzTargetsTests",
             dependencies: [
-                "FuzzTargets", "IAPKit", "IAPRules", "XarKit", "BomKit", "PayloadKit", "XcodeKit", "IAPCore",
+                "FuzzTargets", "IAPKit", "IAPRules", "XarKit", "BomKit", "PayloadKit", "XcodeKit", "IAPSystem", "IAPCompression",
                 "IAPPurchase",
             ],
             exclude: ["Corpus", "Dictionaries", "Regressions"]),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["IAPKit", "IAPRules", "XarKit", "BomKit", "IAPCore", "IAPTestSupport", "IAPClient"],
+            dependencies: [
+                "IAPKit", "IAPRules", "XarKit", "BomKit", "IAPSystem", "IAPCompression", "IAPCrypto", "IAPTestSupport",
+                "IAPClient",
+            ],
             exclude: ["Fixtures"]),
     ]
 )
 
 // The purchase verifier: StoreKit 2 signed transactions and download tokens, on OpenSSL's libcrypto
-// through IAPCore (the X.509 verifier and the keys the xar signature checks use); its tests.
+// through IAPCrypto (the X.509 verifier and the keys the xar signature checks use); its tests.
 package.products.append(.library(name: "IAPPurchase", targets: ["IAPPurchase"]))
 package.targets += [
     // StoreKit 2 signed transactions verified offline (x5c chain to a configured root, Apple's
     // marker extensions, ES256) and download tokens (HMAC-SHA256): the library face of `iapkg gate`.
-    .target(name: "IAPPurchase", dependencies: ["IAPCore"]),
+    .target(name: "IAPPurchase", dependencies: ["IAPCrypto"]),
     // What App Store Server Notifications decided (revocations), kept in SQLite in WAL mode: durable
     // before a notification is answered, shared by the gates of one host.
     .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-    .target(name: "IAPRevocationState", dependencies: ["IAPPurchase", "IAPCore", "CSQLite"]),
+    .target(name: "IAPRevocationState", dependencies: ["IAPPurchase", "IAPSystem", "CSQLite"]),
     .testTarget(name: "IAPRevocationStateTests", dependencies: ["IAPRevocationState", "IAPPurchase"]),
     // A root, intermediate and leaf shaped as Apple's StoreKit chain, made in-process with libcrypto,
     // and signed transactions made with them: for the verifier's tests and the gate's.
@@ -167,7 +189,7 @@ if ProcessInfo.processInfo.environment["IAPKG_NO_WEB"] != "1" {
         .target(
             name: "IAPGate",
             dependencies: [
-                "IAPPurchase", "IAPRevocationState", "IAPKit", "IAPCore",
+                "IAPPurchase", "IAPRevocationState", "IAPDelivery", "IAPSystem",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -178,7 +200,7 @@ if ProcessInfo.processInfo.environment["IAPKG_NO_WEB"] != "1" {
         .testTarget(
             name: "IAPGateTests",
             dependencies: [
-                "IAPGate", "IAPPurchase", "IAPRevocationState", "IAPPurchaseTestSupport", "IAPTestSupport",
+                "IAPGate", "IAPPurchase", "IAPRevocationState", "IAPDelivery", "IAPPurchaseTestSupport", "IAPTestSupport",
             ]),
     ]
 }

@@ -1,4 +1,4 @@
-import IAPCore
+import IAPSystem
 
 /// Streaming BOM checksum: the POSIX `cksum(1)` CRC that pkgbuild stores for each file and link target.
 ///

@@ -1,4 +1,4 @@
-import IAPCore
+import IAPSystem
 
 /// A checked view of a Bom's container: header, block table, free list, variables.
 ///

@@ -1,4 +1,4 @@
-import IAPCore
+import IAPSystem
 
 /// Reads a Bom strictly, rebuilding each path from its parent chain.
 package enum BomReader {

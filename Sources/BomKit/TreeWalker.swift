@@ -1,4 +1,4 @@
-import IAPCore
+import IAPSystem
 
 /// Reads a Bom B+tree strictly: every node reached once, depth capped, entries capped, leaves in
 /// key order chained by their forward links, each branch entry keyed by its child's last key.

@@ -1,5 +1,5 @@
 internal import BomKit
-internal import IAPCore
+internal import IAPCompression
 internal import PayloadKit
 
 /// The two binary parts of a product archive's component: the Bom and the Payload.

@@ -1,6 +1,7 @@
 internal import BomKit
-internal import IAPCore
+internal import IAPCrypto
 internal import IAPKit
+internal import IAPSystem
 internal import PayloadKit
 internal import XarKit
 

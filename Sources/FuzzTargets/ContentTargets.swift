@@ -1,5 +1,5 @@
-internal import IAPCore
 internal import IAPKit
+internal import IAPSystem
 
 /// The `content` target: a content folder described by the input (`ContentDescription`), packaged
 /// with valid checksums (`ContentPackageWriter`), so that the content rules see every input; then

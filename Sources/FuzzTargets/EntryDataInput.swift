@@ -1,4 +1,6 @@
-internal import IAPCore
+internal import IAPCompression
+internal import IAPCrypto
+internal import IAPSystem
 
 /// How the `xar-data` target turns its input into one xar entry, so that the fuzzer reaches the
 /// decoders and the checksum checks rather than the TOC gate.

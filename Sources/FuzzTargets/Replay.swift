@@ -1,4 +1,4 @@
-package import IAPCore
+package import IAPSystem
 
 /// Runs saved inputs through a target without libFuzzer: to reproduce a finding in a plain debug
 /// build (the Swift runtime's backtrace names the line), or to check a corpus.

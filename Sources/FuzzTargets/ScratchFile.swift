@@ -1,4 +1,4 @@
-internal import IAPCore
+internal import IAPSystem
 import Synchronization
 
 /// The file each input is written into, for readers that take a path: an unnamed file

@@ -1,4 +1,4 @@
-internal import IAPCore
+internal import IAPSystem
 
 /// A private folder for one input of the `content` target (in `/dev/shm` when it can hold one),
 /// holding `store/`, the version store it unpacks into, and `heap/`, where the xar writer keeps

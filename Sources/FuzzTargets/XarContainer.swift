@@ -1,4 +1,5 @@
-internal import IAPCore
+internal import IAPCompression
+internal import IAPCrypto
 internal import XarKit
 
 /// Wraps TOC XML into a well-formed xar, so that the fuzzer's edits of the TOC text reach the

@@ -1,4 +1,4 @@
-internal import IAPCore
+internal import IAPSystem
 internal import XarKit
 
 /// The xar targets: the header and TOC (`xar`), one entry's heap data stream (`xar-data`).

@@ -51,7 +51,7 @@ struct ContentFolder {
         }
         let version = String(target.dropFirst("versions/".count))
         let folder = versions + "/" + version
-        guard ManifestCheck.isVersionName(version), let data = fm.contents(atPath: folder + "/manifest.json") else {
+        guard ManifestRules.isVersionName(version), let data = fm.contents(atPath: folder + "/manifest.json") else {
             return nil
         }
         return Installed(version: version, folder: folder, manifestData: data, manifestSHA256: Digests.sha256Hex(data))

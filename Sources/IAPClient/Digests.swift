@@ -1,12 +1,12 @@
 import Foundation
 
 #if os(Linux)
-    import IAPCore
+    import IAPCrypto
 #else
     import Crypto
 #endif
 
-/// A SHA-256 fed in pieces: OpenSSL's (through IAPCore, where the rest of iapkg takes its digests)
+/// A SHA-256 fed in pieces: OpenSSL's (through IAPCrypto, where the rest of iapkg takes its digests)
 /// on Linux; swift-crypto's, CryptoKit's API, on Apple platforms.
 struct SHA256Stream {
     #if os(Linux)

@@ -6,7 +6,9 @@ import Foundation
 
 /// One URLSession whose delegate streams every response to the closure its request was given,
 /// so a download is written piece by piece (never held whole in memory) on Linux and Apple
-/// platforms alike.
+/// platforms alike. `@unchecked Sendable`: `pending`, `tasks` and `session` are read and written
+/// only under `lock`; a `Pending` is reached only through `pending`, and its receiver runs on the
+/// session's serial delegate queue.
 final class HTTPExchange: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     /// What a response delivers to its receiver.
     enum Event {

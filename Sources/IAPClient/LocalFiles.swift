@@ -66,6 +66,8 @@ enum LocalFiles {
 #endif
 
 /// Creates the folders files go into, each once per run, from every worker at once.
+/// `@unchecked Sendable`: `made` is read and written only under `lock` (two workers may both
+/// create a folder; `createDirectory` with intermediates makes that harmless).
 final class FolderMaker: @unchecked Sendable {
     private let lock = NSLock()
     private var made = Set<String>()
@@ -85,6 +87,7 @@ final class FolderMaker: @unchecked Sendable {
 }
 
 /// The files written by this run, to flush before the version becomes visible.
+/// `@unchecked Sendable`: `paths` is read and written only under `lock`.
 final class WrittenFiles: @unchecked Sendable {
     private let lock = NSLock()
     private var paths: [String] = []

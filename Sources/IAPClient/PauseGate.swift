@@ -6,7 +6,8 @@ import Foundation
 
 /// Pause, resume and cancel for one download: pausing cancels the requests in flight (what they
 /// fetched stays, to be resumed with a range request) and holds every worker until resumed or
-/// cancelled.
+/// cancelled. `@unchecked Sendable`: `paused`, `cancelled` and `waiters` are read and written only
+/// under `lock`; `interrupt` is a constant `@Sendable` closure.
 final class PauseGate: @unchecked Sendable {
     private let lock = NSLock()
     private var paused = false

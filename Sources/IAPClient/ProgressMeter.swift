@@ -24,7 +24,8 @@ public struct FetchProgress: Sendable, Equatable {
     }
 }
 
-/// Counts bytes and files for ``FetchProgress`` from every worker at once.
+/// Counts bytes and files for ``FetchProgress`` from every worker at once. `@unchecked Sendable`:
+/// every stored property but the constant `start` is read and written only under `lock`.
 final class ProgressMeter: @unchecked Sendable {
     private let lock = NSLock()
     private var perFile: [String: UInt64] = [:]

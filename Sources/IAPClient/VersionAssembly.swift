@@ -46,8 +46,8 @@ struct VersionAssembly {
         }
         let manifestData = try await transfers.document(
             updater.url(pointer.version, "manifest.json"), limit: DeliveryDocuments.manifestLimit)
-        let manifest = try DeliveryDocuments.manifest(manifestData, for: pointer)
-        try ManifestCheck.check(manifest, name: "\(pointer.version)/manifest.json", limit: updater.maximumTotalBytes)
+        let manifest = try DeliveryDocuments.manifest(
+            manifestData, for: pointer, limit: min(ManifestRules.defaultTotalLimit, updater.maximumTotalBytes))
         let stagingPath = folder.staging(pointer.manifestSHA256)
         folder.clean(keeping: stagingPath, parts: Set(manifest.files.map(\.sha256)))
         // A run killed between renaming the version into place and swapping the link left it complete.

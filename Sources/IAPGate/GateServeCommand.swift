@@ -1,5 +1,5 @@
 import ArgumentParser
-import IAPCore
+import IAPSystem
 import IAPPurchase
 import IAPRevocationState
 

@@ -1,7 +1,7 @@
 import ArgumentParser
-import IAPCore
 import IAPPurchase
 import IAPRevocationState
+import IAPSystem
 
 /// Loading the gate's files: unreadable files exit 2, unusable contents are usage errors (64).
 enum GateSetup {

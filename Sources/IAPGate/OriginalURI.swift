@@ -1,4 +1,4 @@
-import IAPKit
+import IAPDelivery
 
 /// The product a request for a file names, read from the URI nginx received (`X-Original-URI:
 /// $request_uri`) the way nginx itself resolves it: the query string dropped, percent escapes

@@ -1,6 +1,6 @@
 import HTTPTypes
 import Hummingbird
-import IAPCore
+import IAPSystem
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials

@@ -1,4 +1,4 @@
-internal import IAPCore
+internal import IAPCrypto
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials

@@ -1,4 +1,4 @@
-internal import IAPCore
+internal import IAPCrypto
 
 /// The root certificates a transaction's chain must end at: Apple Root CA - G3 in production
 /// (download `AppleRootCA-G3.cer` from Apple's certificate authority page and convert it with

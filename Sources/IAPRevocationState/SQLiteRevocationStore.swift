@@ -1,4 +1,4 @@
-import IAPCore
+import IAPSystem
 import IAPPurchase
 import Synchronization
 

@@ -1,4 +1,4 @@
-internal import IAPCore
+internal import IAPSystem
 
 /// Runs a Payload decoder on a thread of its own, up to two blocks ahead of the cpio parser that
 /// consumes them: inflating (or un-xz-ing) and parsing then take both cores instead of one.

@@ -1,4 +1,4 @@
-internal import IAPCore
+internal import IAPSystem
 
 /// How a component Payload is compressed, told by its first bytes: gzip (what pkgbuild and iapkg
 /// write), bzip2, xz, or pbzx (chunks of xz, what `pkgbuild --compression latest` writes).

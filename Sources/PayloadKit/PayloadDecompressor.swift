@@ -1,4 +1,4 @@
-internal import IAPCore
+internal import IAPSystem
 
 /// A source of decoded (raw cpio) bytes that DecodedStream hands to libarchive block by block.
 protocol BlockDecoding: AnyObject {

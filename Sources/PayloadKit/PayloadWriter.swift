@@ -1,4 +1,4 @@
-internal import IAPCore
+internal import IAPCompression
 
 /// A compressed cpio payload writer = CpioWriter → ParallelGzipEncoder (libdeflate on every core) → sink,
 /// or CpioWriter → PbzxEncoder (chunks of xz, liblzma) → sink.

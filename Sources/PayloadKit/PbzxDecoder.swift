@@ -1,4 +1,4 @@
-internal import IAPCore
+internal import IAPCompression
 
 /// Decodes a pbzx Payload (what `pkgbuild --compression latest` writes, PackageFormat.md §8 "pbzx Payloads") strictly,
 /// streamed through fixed buffers, each xz chunk through liblzma.

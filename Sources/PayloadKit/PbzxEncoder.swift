@@ -1,4 +1,4 @@
-internal import IAPCore
+internal import IAPCompression
 
 /// Writes a cpio stream as pbzx (PackageFormat.md §8 "pbzx Payloads"): "pbzx", the chunk size (big-endian u64), then for
 /// every `chunkSize` bytes of input (the last chunk shorter) its size, its stored length and the

@@ -1,4 +1,4 @@
-internal import IAPCore
+internal import IAPSystem
 
 /// How a pbzx Payload breaks its framing (PackageFormat.md §8 "pbzx Payloads"): the magic `pbzx`, a big-endian u64
 /// chunk size, then chunks of (u64 uncompressed size, u64 stored length, bytes), each an xz

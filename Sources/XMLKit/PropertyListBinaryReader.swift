@@ -1,4 +1,4 @@
-internal import IAPCore
+internal import IAPSystem
 
 /// Reads Apple's binary property list (`bplist00`) strictly: the trailer, the offset table and every
 /// reference are range-checked, cycles and excessive nesting are refused, and no length is trusted

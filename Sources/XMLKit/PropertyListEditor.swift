@@ -1,4 +1,4 @@
-internal import IAPCore
+internal import IAPSystem
 
 /// Changes one string value of an XML plist in place, keeping every other byte: declaration, DOCTYPE,
 /// comments, indentation, line ends, key order, other keys and their escaping.

@@ -1,4 +1,4 @@
-internal import IAPCore
+internal import IAPSystem
 
 /// The two encodings a property list may come in.
 package enum PropertyListFormat: Sendable {
@@ -11,9 +11,9 @@ package enum PropertyListFormat: Sendable {
 /// Reads a property list from bytes, XML or binary, strictly and within bounds.
 package enum PropertyListReader {
     /// Deepest value nesting accepted; the root value is at depth 1.
-    package static let maxDepth = Limits.propertyListDepth
-    /// Largest property list read unless a caller says otherwise (`Limits.propertyListBytes`).
-    package static let maxBytes = Limits.propertyListBytes
+    package static let maxDepth = 64
+    /// Largest property list read unless a caller says otherwise: 1 MiB, as ContentInfo.plist.
+    package static let maxBytes = 1 << 20
     /// Most values one document may produce (shared binary objects count each time they are used).
     package static let maxValues = 1 << 18
 

@@ -1,5 +1,3 @@
-internal import IAPCore
-
 /// Bounds on what a document may cost to parse.
 package struct XMLLimits: Sendable {
     /// Largest document accepted, in bytes.
@@ -7,8 +5,12 @@ package struct XMLLimits: Sendable {
     /// Deepest element nesting accepted.
     package var maxDepth: Int
 
-    /// The nesting accepted unless a reader says otherwise (`Limits.xmlDepth`).
-    package static let defaultMaxDepth = Limits.xmlDepth
+    /// The nesting accepted unless a reader says otherwise.
+    package static let defaultMaxDepth = 128
+    /// Largest Distribution or PackageInfo document: 1 MiB.
+    package static let documentBytes = 1 << 20
+    /// Most elements in a Distribution or PackageInfo document.
+    package static let documentElements = 10_000
 
     package init(maxBytes: Int, maxDepth: Int = XMLLimits.defaultMaxDepth) {
         self.maxBytes = maxBytes

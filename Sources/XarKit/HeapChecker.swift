@@ -1,5 +1,5 @@
-import IAPCore
 import IAPRules
+import IAPSystem
 
 /// Where a file's stored bytes sit in the heap, as its TOC says: heap offset and length.
 struct HeapSpan: Hashable, Sendable {

@@ -1,5 +1,5 @@
-import IAPCore
 import IAPRules
+import IAPSystem
 
 /// The fields of one open `<data>` element, gathered while the TOC is parsed and judged when it closes.
 struct TOCDataFrame {

@@ -1,5 +1,5 @@
-import IAPCore
 import IAPRules
+import IAPSystem
 import XMLKit
 
 /// Closing elements: leaves parsed into the file being read, files and data finished.

@@ -1,4 +1,4 @@
-import IAPCore
+import IAPCrypto
 import IAPRules
 import XMLKit
 

@@ -1,5 +1,7 @@
-import IAPCore
+import IAPCompression
+import IAPCrypto
 import IAPRules
+import IAPSystem
 import XMLKit
 
 /// What reading the TOC gave: the model, its findings, and the digest of the compressed bytes.

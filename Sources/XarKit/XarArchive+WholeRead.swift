@@ -1,4 +1,6 @@
-import IAPCore
+import IAPCompression
+import IAPCrypto
+import IAPSystem
 
 extension XarArchive {
     /// Entries whose stored bytes are at most this long may be read whole and inflated in one call.

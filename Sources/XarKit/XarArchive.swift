@@ -1,5 +1,5 @@
-import IAPCore
 import IAPRules
+import IAPSystem
 
 /// A xar archive opened strictly: header and TOC parsed and checked, data read on demand.
 package final class XarArchive: Sendable {

@@ -1,5 +1,7 @@
-import IAPCore
+import IAPCompression
+import IAPCrypto
 import IAPRules
+import IAPSystem
 
 /// One entry's decoded bytes, read from the heap in bounded chunks and checked on the way:
 /// never more than the declared size, no junk after the encoded stream, both checksums.

@@ -1,4 +1,4 @@
-import IAPCore
+import IAPCrypto
 
 /// What kind of file system object a TOC `<file>` describes.
 package enum XarFileType: Equatable, Sendable {

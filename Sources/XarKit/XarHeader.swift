@@ -1,4 +1,4 @@
-import IAPCore
+import IAPCrypto
 
 /// The big-endian header at the start of every xar archive: 28 fixed bytes, then (xar 1.6.1, when
 /// the TOC digest is "other") the digest algorithm's name, NUL-terminated and zero-padded.

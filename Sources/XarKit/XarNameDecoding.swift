@@ -1,4 +1,4 @@
-import IAPCore
+import IAPSystem
 import XMLKit
 
 /// One `<name>` element as every reader of it sees it: xar writers store a name that is not plain

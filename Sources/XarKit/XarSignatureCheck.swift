@@ -1,4 +1,4 @@
-import IAPCore
+import IAPCrypto
 
 /// What checking one TOC signature found: whether it verifies, who signed, and (when asked) trust.
 package struct XarSignatureCheck: Codable, Equatable, Sendable {

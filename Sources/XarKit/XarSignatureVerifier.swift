@@ -1,5 +1,6 @@
-import IAPCore
+import IAPCrypto
 import IAPRules
+import IAPSystem
 import XMLKit
 
 /// Verifies the TOC's signatures against the digest of the compressed TOC, as xar and productsign
@@ -7,7 +8,7 @@ import XMLKit
 /// digest itself (not hashed again); `CMS` is a detached SignedData over the same digest bytes.
 enum XarSignatureVerifier {
     /// Largest signature read (real ones are 256 bytes to ~10 KiB).
-    static let maxSignatureBytes = Limits.signatureBytes
+    static let maxSignatureBytes = XarLimits.signatureBytes
     /// Most certificates read per signature.
     static let maxCertificates = 16
 

@@ -1,4 +1,6 @@
-import IAPCore
+import IAPCompression
+import IAPCrypto
+import IAPSystem
 import XMLKit
 
 /// Writing file data into the heap: streamed through a deflater and two digests, or compressed in one

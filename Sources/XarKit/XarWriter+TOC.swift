@@ -1,5 +1,7 @@
-import IAPCore
+import IAPCompression
+import IAPCrypto
 import IAPRules
+import IAPSystem
 import XMLKit
 
 /// Finishing: the TOC written from the entries, compressed, and placed before the heap.

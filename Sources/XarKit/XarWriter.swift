@@ -1,4 +1,4 @@
-import IAPCore
+import IAPSystem
 import XMLKit
 
 /// Writes a xar archive reproducibly: the same entries and options give the same bytes.

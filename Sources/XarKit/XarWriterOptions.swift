@@ -1,4 +1,4 @@
-import IAPCore
+import IAPCrypto
 
 /// How a `XarWriter` writes: digest algorithm, creation time, compression.
 package struct XarWriterOptions: Sendable {
@@ -12,7 +12,7 @@ package struct XarWriterOptions: Sendable {
     package var compressionLevel: Int32
     /// Largest uncompressed TOC written: readers (iapkg's own, `xar-toc-too-large`) refuse more, so
     /// the writer refuses to finish such an archive instead of making one nobody may read.
-    package var maxTOCBytes: UInt64 = Limits.tocBytes
+    package var maxTOCBytes: UInt64 = XarLimits.tocBytes
 
     /// Options with SHA-1 and zlib level 6 unless told otherwise.
     package init(checksum: DigestAlgorithm = .sha1, creationTime: String, compressionLevel: Int32 = 6) {

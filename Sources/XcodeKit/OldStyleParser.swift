@@ -1,4 +1,4 @@
-import IAPCore
+import IAPSystem
 
 /// A strict reader of old-style (OpenStep) ASCII property lists, the format of `project.pbxproj`:
 /// `{ key = value; }`, `( a, b, )` (a trailing comma allowed), `<0fab>` data, strings quoted (with

@@ -1,5 +1,5 @@
-import IAPCore
 import IAPRules
+import IAPSystem
 
 /// What an In-App Purchase Content target builds, as Xcode would build it: ContentInfo.plist from
 /// `INFOPLIST_FILE`, and each file of its Resources phase copied into `Contents/` by file name (a

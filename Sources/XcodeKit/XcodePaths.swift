@@ -1,5 +1,5 @@
-import IAPCore
 import IAPRules
+import IAPSystem
 
 /// Where a project's file references and groups are on disk: `<group>` paths joined through the
 /// enclosing groups (a group without `path` adds nothing), `SOURCE_ROOT`/`SRCROOT`/`PROJECT_DIR`

@@ -1,5 +1,5 @@
-import IAPCore
 import IAPRules
+import IAPSystem
 
 /// Problems that stop reading a project: each a finding under an `xcode-*` rule.
 package struct XcodeProjectError: Error, Sendable, CustomStringConvertible {

@@ -1,5 +1,5 @@
 import FuzzTargets
-import IAPCore
+import IAPSystem
 
 // iapkg-fuzz TARGET [ARGUMENTS...]: the libFuzzer targets of iapkg (FuzzTargets), one binary for all.
 // Built by `.ci/fuzz` with -sanitize=fuzzer,address -DFUZZING, ARGUMENTS are libFuzzer's (flags,

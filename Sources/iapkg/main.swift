@@ -1,5 +1,6 @@
-import IAPCore
+import IAPCrypto
 import IAPKitCLI
+import IAPSystem
 
 // Process setup, here and nowhere else: the heap's placement of large blocks, OpenSSL's one-time
 // setup, and a write past the file-size limit failing with EFBIG (a clear error, the output removed)

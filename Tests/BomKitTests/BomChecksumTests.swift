@@ -1,5 +1,5 @@
 import BomKit
-import IAPCore
+import IAPSystem
 import Testing
 
 @Suite struct BomChecksumTests {

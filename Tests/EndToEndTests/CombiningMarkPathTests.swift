@@ -1,6 +1,6 @@
 import Foundation
-import IAPCore
 import IAPRules
+import IAPSystem
 import Testing
 
 /// A "/" followed by a combining mark ("/\u{301}") is one grapheme to Swift's String but a separator

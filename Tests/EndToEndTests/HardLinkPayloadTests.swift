@@ -1,7 +1,7 @@
 import BomKit
 import Foundation
-import IAPCore
 import IAPRules
+import IAPSystem
 import Testing
 
 /// Hard links in a product archive's Payload, as each cpio format means them: odc sends data with

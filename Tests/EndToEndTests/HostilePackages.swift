@@ -1,7 +1,9 @@
 import BomKit
 import Foundation
-import IAPCore
+import IAPCompression
+import IAPCrypto
 import IAPKit
+import IAPSystem
 
 /// How a hand-made `<data>` element spells one of its checksums.
 enum ChecksumSpec: Equatable {

@@ -1,6 +1,6 @@
 import BomKit
 import Foundation
-import IAPCore
+import IAPCompression
 import IAPKit
 
 /// One entry of a hand-made cpio (odc) Payload.

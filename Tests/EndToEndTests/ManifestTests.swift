@@ -1,6 +1,6 @@
 import Foundation
-import IAPCore
 import IAPKit
+import IAPSystem
 import Testing
 
 /// manifest.json in every version, current.json beside `current`.

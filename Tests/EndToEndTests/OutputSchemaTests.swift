@@ -3,7 +3,7 @@ import IAPKit
 import Testing
 
 /// Every `--json` document and the SARIF log, as the built binary writes them, validated against the
-/// published schemas (Sources/IAPKitCLI/Schemas, draft 2020-12; SARIF 2.1.0's own, draft-04) by the
+/// published schemas (Sources/IAPKitCLI/Schemas and Sources/IAPDelivery/Schemas, draft 2020-12; SARIF 2.1.0's own, draft-04) by the
 /// `jsonschema` package: a change of shape without a schemaVersion bump fails here.
 ///
 /// Fixtures/sarif-schema-2.1.0.json is OASIS's SARIF 2.1.0 schema (errata01, its `id` says so),
@@ -11,6 +11,8 @@ import Testing
 /// c3b4bb2d6093897483348925aaa73af03b3e3f4bd4ca38cef26dcb4212a2682e).
 @Suite(.onTestThreads) struct OutputSchemaTests {
     static let schemas = Harness.packageRoot.appendingPathComponent("Sources/IAPKitCLI/Schemas").path
+    /// The delivery documents' schemas, which IAPDelivery owns (the .deb installs them beside the others).
+    static let deliverySchemas = Harness.packageRoot.appendingPathComponent("Sources/IAPDelivery/Schemas").path
     static let fixtures = Harness.packageRoot.appendingPathComponent("Tests/EndToEndTests/Fixtures").path
 
     /// A Python 3 that has jsonschema with draft 2020-12 (Debian's python3-jsonschema or PyPI's).
@@ -67,8 +69,9 @@ import Testing
             let data = try Data(contentsOf: URL(fileURLWithPath: product + document))
             let problems = try Self.violations(
                 data,
-                schema: Self.schemas
-                    + (document.hasSuffix("current.json") ? "/current.schema.json" : "/manifest.schema.json"))
+                schema: Self.deliverySchemas
+                    + (document.hasSuffix("current.json") ? "/current.schema.json" : "/manifest.schema.json"),
+                directory: Self.deliverySchemas)
             #expect(problems == nil, "\(document): \(problems ?? "")")
         }
         try Self.expectValid(

@@ -1,5 +1,5 @@
 import Foundation
-import IAPCore
+import IAPSystem
 import Testing
 
 /// pbzx Payloads end to end: a package `iapkg build --payload-compression pbzx` writes (several

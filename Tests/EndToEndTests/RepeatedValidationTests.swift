@@ -1,6 +1,6 @@
 import Foundation
-import IAPCore
 import IAPKit
+import IAPSystem
 import Testing
 
 /// 1,000 packages validated in a row by one process, in-process through `PackageValidator` and by

@@ -1,5 +1,6 @@
 import Foundation
-import IAPCore
+import IAPCrypto
+import IAPSystem
 import Testing
 
 /// A running `iapkg serve`, its output in files.

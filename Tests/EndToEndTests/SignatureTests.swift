@@ -1,6 +1,6 @@
 import Foundation
-import IAPCore
 import IAPRules
+import IAPSystem
 import Testing
 
 /// Signed packages: productsign's layout made by `TestSigner` with keys from the openssl command line.

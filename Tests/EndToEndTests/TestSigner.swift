@@ -1,5 +1,6 @@
 import Foundation
-import IAPCore
+import IAPCompression
+import IAPCrypto
 import Testing
 
 /// Keys and certificates made once with the `openssl` command line: a root CA, a leaf it issued,

@@ -1,6 +1,6 @@
 import Foundation
-import IAPCore
 import IAPRules
+import IAPSystem
 import Testing
 
 /// What a tree package's data may cost or where it may lie, in hand-made packages judged by the

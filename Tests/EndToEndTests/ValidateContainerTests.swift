@@ -1,5 +1,5 @@
 import Foundation
-import IAPCore
+import IAPCompression
 import IAPRules
 import Testing
 

@@ -1,6 +1,6 @@
 import Foundation
-import IAPCore
 import IAPRules
+import IAPSystem
 import Testing
 
 /// Every encoding real xar writers produce, in packages the built binary validates and unpacks:

@@ -1,6 +1,6 @@
 import Foundation
-import IAPCore
 import IAPRules
+import IAPSystem
 import Testing
 
 /// Entry, link and special-file rules (PackageFormat.md §6 "Entries", "Links"), in both shapes:

@@ -1,6 +1,6 @@
 import Foundation
-import IAPCore
 import IAPRules
+import IAPSystem
 import Testing
 
 /// Executable code in disguise (PackageFormat.md §6 "Executable code"), in both shapes: tree packages with

@@ -1,5 +1,5 @@
 import Foundation
-import IAPCore
+import IAPCrypto
 import IAPRules
 import Testing
 

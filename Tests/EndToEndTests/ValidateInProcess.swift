@@ -1,6 +1,6 @@
 import Foundation
-import IAPCore
 import IAPKit
+import IAPSystem
 
 /// `validate` run in this process, through the library the CLI calls (`PackageValidator`), with the
 /// few command-line options the rule tests give mapped onto `ValidationOptions`: the rule tests

@@ -1,7 +1,7 @@
 import BomKit
 import Foundation
-import IAPCore
 import IAPRules
+import IAPSystem
 import Testing
 
 /// Product-archive shape rules (PackageFormat.md §5 a, §6 "Shape"): Distribution, the component's three

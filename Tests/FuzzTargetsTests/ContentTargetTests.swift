@@ -1,6 +1,6 @@
-import IAPCore
 import IAPKit
 import IAPRules
+import IAPSystem
 import Testing
 import XarKit
 

@@ -1,5 +1,5 @@
 import BomKit
-import IAPCore
+import IAPCompression
 import IAPKit
 import IAPPurchase
 import PayloadKit

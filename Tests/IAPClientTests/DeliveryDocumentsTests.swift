@@ -13,9 +13,7 @@ import Testing
         """
 
     func pointer(_ data: Data, version: String = "1.0") -> CurrentPointer {
-        CurrentPointer(
-            manifestSHA256: Digests.sha256Hex(data), productIdentifier: "com.example.p", schemaVersion: 1,
-            version: version)
+        CurrentPointer(productIdentifier: "com.example.p", version: version, manifestSHA256: Digests.sha256Hex(data))
     }
 
     @Test func theManifestMustHashToThePointer() throws {

@@ -16,7 +16,7 @@ import Testing
         let product = folder + "/srv/com.example.game.levels.pack1"
         try FileManager.default.createDirectory(atPath: product + "/1.0", withIntermediateDirectories: true)
         try Data(
-            #"{"manifestSHA256":"ab","productIdentifier":"com.example.game.levels.pack1","schemaVersion":1,"version":"1.0"}"#
+            #"{"manifestSHA256":"abababababababababababababababababababababababababababababababab","productIdentifier":"com.example.game.levels.pack1","schemaVersion":1,"version":"1.0"}"#
                 .utf8
         ).write(to: URL(fileURLWithPath: product + "/current.json"))
         try Data(repeating: 9, count: 32).write(to: URL(fileURLWithPath: folder + "/gate.key"))

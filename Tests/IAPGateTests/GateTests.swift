@@ -1,4 +1,5 @@
 import Foundation
+import IAPDelivery
 import IAPPurchase
 import IAPPurchaseTestSupport
 import Testing
@@ -15,7 +16,7 @@ import Testing
     func gate(_ folder: String, anchors: TrustAnchors? = nil) throws -> Gate {
         try FileManager.default.createDirectory(atPath: folder + "/\(product)/1.0", withIntermediateDirectories: true)
         try Data(
-            #"{"manifestSHA256":"ab","productIdentifier":"com.example.game.levels.pack1","schemaVersion":1,"version":"1.0"}"#
+            #"{"manifestSHA256":"abababababababababababababababababababababababababababababababab","productIdentifier":"com.example.game.levels.pack1","schemaVersion":1,"version":"1.0"}"#
                 .utf8
         ).write(to: URL(fileURLWithPath: folder + "/\(product)/current.json"))
         // Any certificate will do as an anchor for what is tested here: nothing reaches the chain.
@@ -64,7 +65,7 @@ import Testing
         #expect(json["productId"] as? String == product)
         #expect(json["version"] as? String == "1.0")
         #expect(json["path"] as? String == "/\(product)/1.0/")
-        #expect(json["manifestSHA256"] as? String == "ab")
+        #expect(json["manifestSHA256"] as? String == String(repeating: "ab", count: 32))
         #expect(json["expiresAt"] as? Int == Int(now.timeIntervalSince1970) + 600)
         let token = try #require(json["token"] as? String)
         let check = gate.check(
@@ -115,7 +116,7 @@ import Testing
         try write("com.a", #"{"manifestSHA256":"ab","productIdentifier":"com.b","version":"1.0"}"#)
         try write("com.c", #"{"manifestSHA256":"ab","productIdentifier":"com.c","version":"../../etc"}"#)
         try write("com.d", #"{"productIdentifier":"com.d","version":"1.0"}"#)
-        try write("com.e", String(repeating: " ", count: PublishedProducts.maxPointerSize + 1))
+        try write("com.e", String(repeating: " ", count: DeliveryDocument.pointerLimit + 1))
         for name in ["com.a", "com.c", "com.d", "com.e"] { #expect(products.current(of: name) == nil, "\(name)") }
     }
 

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import IAPCore
+import IAPSystem
 import IAPTestSupport
 import Testing
 

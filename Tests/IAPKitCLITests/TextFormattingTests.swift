@@ -1,5 +1,5 @@
 import Foundation
-import IAPCore
+import IAPSystem
 import Testing
 
 @testable import IAPKitCLI

@@ -1,4 +1,4 @@
-import IAPCore
+import IAPSystem
 import Testing
 
 @testable import IAPKit

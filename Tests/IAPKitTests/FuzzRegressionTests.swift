@@ -1,5 +1,5 @@
-import IAPCore
 import IAPKit
+import IAPSystem
 import Testing
 import XarKit
 

@@ -1,5 +1,5 @@
 import Foundation
-import IAPCore
+import IAPCompression
 import PayloadKit
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
-import IAPCore
+import IAPCrypto
+import IAPSystem
 import IAPTestSupport
 import Testing
 

@@ -1,6 +1,6 @@
 import Foundation
-import IAPCore
 import IAPRules
+import IAPSystem
 import IAPTestSupport
 import Testing
 

@@ -1,5 +1,5 @@
 import Foundation
-import IAPCore
+import IAPSystem
 import IAPTestSupport
 import Testing
 import XarKit

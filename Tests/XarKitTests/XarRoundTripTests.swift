@@ -1,5 +1,7 @@
-import IAPCore
+import IAPCompression
+import IAPCrypto
 import IAPRules
+import IAPSystem
 import IAPTestSupport
 import Testing
 import XarKit

@@ -1,5 +1,5 @@
-import IAPCore
 import IAPRules
+import IAPSystem
 
 /// Which of the two package shapes to write (PackageFormat.md §5).
 public enum PackageLayout: String, Sendable, Codable, CaseIterable {

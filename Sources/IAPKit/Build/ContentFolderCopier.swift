@@ -1,4 +1,4 @@
-import IAPCore
+import IAPSystem
 
 /// Writes the entries of a scan as a new folder, whole or not at all: they are copied into a hidden
 /// folder beside the destination (files through `copy_file_range`, folders and links made anew),

@@ -1,4 +1,4 @@
-import IAPCore
+import IAPSystem
 
 /// Creates a new content folder: `ContentInfo.plist` (version 1.0) and an empty `Contents/`.
 public enum ContentFolderInitializer {

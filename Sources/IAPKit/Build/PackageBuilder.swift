@@ -1,5 +1,5 @@
-import IAPCore
 import IAPRules
+import IAPSystem
 import XMLKit
 import XarKit
 import XcodeKit
@@ -7,7 +7,7 @@ import XcodeKit
 /// Builds a content folder into a package: scan, check every rule, write atomically.
 public enum PackageBuilder {
     /// Largest package Apple accepted for upload (2 GiB).
-    public static let maxPackageBytes = Limits.packageBytes
+    public static let maxPackageBytes = PackageLimits.packageBytes
 
     /// Builds `folder`. Throws `IAPKitError.invalid` with every finding when the folder breaks a rule.
     public static func build(folder: String, options: BuildOptions) throws(IAPKitError) -> BuildReport {
@@ -79,7 +79,7 @@ public enum PackageBuilder {
                 path, target: options.target, configuration: options.configuration)
             return (
                 result.scan, result.findings,
-                XcodeContentScanner.contentFindings(result, maxUnpackedBytes: Limits.unpackedBytes)
+                XcodeContentScanner.contentFindings(result, maxUnpackedBytes: PackageLimits.unpackedBytes)
             )
         } catch let error as XcodeProjectError {
             throw IAPKitError.invalid(path: path, findings: error.findings)

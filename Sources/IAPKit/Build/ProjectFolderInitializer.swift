@@ -1,5 +1,5 @@
-import IAPCore
 import IAPRules
+import IAPSystem
 import XcodeKit
 
 /// `init --from NAME.xcodeproj`: the content folder an In-App Purchase Content target describes,

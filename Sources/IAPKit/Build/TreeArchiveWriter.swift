@@ -1,4 +1,4 @@
-import IAPCore
+import IAPSystem
 import XarKit
 
 /// Writes a content folder as a bare tree: ContentInfo.plist and Contents/ as xar entries.
@@ -13,10 +13,10 @@ enum TreeArchiveWriter {
         // Readers refuse a TOC of more files (or more bytes, which the writer checks as it goes):
         // say so before compressing anything.
         let tocFiles = scan.entries.count - 1  // every entry but the folder itself becomes a <file>
-        guard tocFiles <= Limits.tocFiles else {
+        guard tocFiles <= XarLimits.tocFiles else {
             throw IAPKitError.failed(
                 "\(tocFiles) entries are more than a bare tree package holds (readers refuse a TOC of more than "
-                    + "\(Limits.tocFiles) files or \(Limits.tocBytes >> 20) MiB); build the product layout (the "
+                    + "\(XarLimits.tocFiles) files or \(XarLimits.tocBytes >> 20) MiB); build the product layout (the "
                     + "default), whose Payload holds any number of entries")
         }
         for source in scan.entries where !source.entry.components.isEmpty {

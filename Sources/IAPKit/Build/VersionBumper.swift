@@ -1,4 +1,4 @@
-import IAPCore
+import IAPSystem
 import XMLKit
 
 /// What `iapkg bump` did.

@@ -1,4 +1,4 @@
-import IAPCore
+import IAPSystem
 
 /// One entry of a content tree, wherever it came from: a folder on disk, a bare-tree xar, or a
 /// product archive's Payload. The rule engine judges these, so every source is held to the same rules.

@@ -1,11 +1,11 @@
-import IAPCore
 import IAPRules
+import IAPSystem
 import XMLKit
 
 /// What a package's ContentInfo.plist says (PackageFormat.md §3).
 public struct ContentInfo: Sendable, Equatable {
     /// Largest ContentInfo.plist accepted.
-    public static let maxBytes = Limits.contentInfoBytes
+    public static let maxBytes = PackageLimits.contentInfoBytes
 
     public var productIdentifier: String
     public var contentVersion: ContentVersion

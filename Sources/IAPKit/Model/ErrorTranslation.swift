@@ -1,6 +1,6 @@
 import BomKit
-import IAPCore
 import IAPRules
+import IAPSystem
 import PayloadKit
 import XMLKit
 import XarKit
@@ -29,7 +29,7 @@ extension IAPKitError {
 
 /// Runs `body`, translating whatever it throws with ``IAPKitError/init(_:path:)``: the boundary
 /// between the format modules and the domain's commands.
-func translatingErrors<T>(path: String? = nil, _ body: () throws -> T) throws(IAPKitError) -> T {
+package func translatingErrors<T>(path: String? = nil, _ body: () throws -> T) throws(IAPKitError) -> T {
     do {
         return try body()
     } catch {

@@ -1,5 +1,5 @@
-import IAPCore
 import IAPRules
+import IAPSystem
 
 /// Why a command could not finish, and which exit status that means.
 public enum IAPKitError: Error, Sendable, CustomStringConvertible {

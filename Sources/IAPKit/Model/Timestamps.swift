@@ -1,4 +1,4 @@
-import IAPCore
+import IAPSystem
 
 /// Time stamps as xar writes them.
 enum Timestamps {

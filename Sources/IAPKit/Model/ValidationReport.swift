@@ -1,4 +1,4 @@
-import IAPCore
+import IAPCrypto
 import IAPRules
 import XarKit
 
@@ -21,9 +21,9 @@ public struct ValidationOptions: Sendable {
     /// Certificates a package's signature chain must lead to; empty: signatures are verified, trust not judged.
     package var trustAnchors: [X509Certificate] = []
     /// The largest package accepted by default: 2 GiB, Apple's cap.
-    public static let defaultMaxSize: UInt64 = Limits.packageBytes
+    public static let defaultMaxSize: UInt64 = PackageLimits.packageBytes
     /// The largest unpacked total accepted by default: 2 GiB.
-    public static let defaultMaxUnpackedSize: UInt64 = Limits.unpackedBytes
+    public static let defaultMaxUnpackedSize: UInt64 = PackageLimits.unpackedBytes
 
     public init(
         strict: Bool = false, productIdentifier: String? = nil, newerThan: ContentVersion? = nil,

@@ -1,4 +1,4 @@
-import IAPCore
+import IAPSystem
 
 /// One entry of a content folder on disk, with where its bytes come from.
 package struct SourceEntry: Sendable {
@@ -64,7 +64,7 @@ package struct SourceList: RandomAccessCollection, Sendable {
 /// Walks a content folder without following links, sniffing every file's first bytes.
 package enum ContentFolderScanner {
     /// Most entries a folder may hold before the walk gives up.
-    package static let maxEntries = Limits.folderEntries
+    package static let maxEntries = PackageLimits.folderEntries
 
     /// Walks `root`. With `excludeJunk`, clutter (`EntryNameRules.isJunk`) and its subtree are left out.
     package static func scan(_ root: String, excludeJunk: Bool) throws -> ContentFolderScan {

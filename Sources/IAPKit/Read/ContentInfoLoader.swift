@@ -1,5 +1,5 @@
-import IAPCore
 import IAPRules
+import IAPSystem
 
 /// Reads a ContentInfo.plist file from disk: the one place that does (build, validate of a
 /// folder, bump, `--newer-than FOLDER`, diff). Packages carry theirs inside the archive, and

@@ -1,4 +1,4 @@
-import IAPCore
+import IAPSystem
 
 /// The ContentVersion of a package or a content folder, read without judging it: what
 /// `validate --newer-than FILE` compares against. A package is read as `inspect` reads it (TOC,

@@ -1,4 +1,4 @@
-import IAPCore
+import IAPSystem
 
 extension FileStatus {
     /// The status of the input `path` (a final symlink followed): a missing or unreadable input is

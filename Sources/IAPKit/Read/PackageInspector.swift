@@ -1,6 +1,6 @@
 import BomKit
-import IAPCore
 import IAPRules
+import IAPSystem
 import PayloadKit
 import XarKit
 
@@ -149,7 +149,7 @@ public enum PackageInspector {
         // (and digesting, and inflating) more is waste.
         let stream = try archive.dataStream(for: payload, readAhead: false)
         var leading: [UInt8] = []
-        let reader = try PayloadReader(maxDecodedBytes: Limits.inspectedPayloadBytes, headOnly: true) { buffer in
+        let reader = try PayloadReader(maxDecodedBytes: CpioLimits.inspectedBytes, headOnly: true) { buffer in
             let n = try stream.read(into: buffer)
             if leading.count < 6 { leading += buffer[0..<min(n, 6 - leading.count)] }
             return n
@@ -194,7 +194,7 @@ public enum PackageInspector {
 
     /// The Bom's tree, its extracted checksum checked on another core while the tree is parsed.
     private static func bomTree(_ bom: XarFile, in archive: XarArchive) throws -> BomTree {
-        let (bytes, confirm) = try archive.readAllConfirmingLater(bom, maxBytes: Limits.bomBytes)
+        let (bytes, confirm) = try archive.readAllConfirmingLater(bom, maxBytes: BomLimits.bomBytes)
         let tree: BomTree
         do {
             tree = try BomReader.readTree(bytes)

@@ -1,5 +1,5 @@
-import IAPCore
 import IAPRules
+import IAPSystem
 import XarKit
 
 /// Which of the two shapes a package has (PackageFormat.md §5).

@@ -1,5 +1,5 @@
-import IAPCore
 import IAPRules
+import IAPSystem
 import XarKit
 import XcodeKit
 
@@ -158,7 +158,7 @@ public enum PackageValidator {
                     nil,
                     "the package is \(size) bytes, over the \(options.maxSize)-byte limit (Apple's cap is 2 GiB = 2,147,483,648 bytes); split the content"
                 ))
-        } else if size > Limits.packageWarningBytes && options.maxSize == PackageBuilder.maxPackageBytes {
+        } else if size > PackageLimits.packageWarningBytes && options.maxSize == PackageLimits.packageBytes {
             findings.append(
                 Rule.sizePackageNearLimit.finding(
                     nil,

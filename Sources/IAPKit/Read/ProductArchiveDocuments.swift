@@ -1,4 +1,4 @@
-import IAPCore
+import IAPSystem
 import XMLKit
 
 /// The two XML documents of a product archive built as `productbuild --content DIR` builds one:
@@ -70,8 +70,8 @@ package enum ProductArchiveDocuments {
     /// Reads a PackageInfo document strictly (no DOCTYPE, bounded).
     package static func readPackageInfo(_ bytes: [UInt8]) throws(XMLError) -> PackageInfoSummary {
         let root = try XMLElement.parse(
-            bytes, doctype: .forbidden, limits: XMLLimits(maxBytes: Limits.documentBytes),
-            maxElements: Limits.documentElements)
+            bytes, doctype: .forbidden, limits: XMLLimits(maxBytes: XMLLimits.documentBytes),
+            maxElements: XMLLimits.documentElements)
         guard root.name == "pkg-info" else {
             throw XMLError(.content, "the root element is <\(root.name)>, not <pkg-info>")
         }
@@ -89,8 +89,8 @@ package enum ProductArchiveDocuments {
     /// The component names (`NAME.pkg`) a Distribution's top-level pkg-refs point at.
     package static func componentReferences(inDistribution bytes: [UInt8]) throws(XMLError) -> [String] {
         let root = try XMLElement.parse(
-            bytes, doctype: .forbidden, limits: XMLLimits(maxBytes: Limits.documentBytes),
-            maxElements: Limits.documentElements)
+            bytes, doctype: .forbidden, limits: XMLLimits(maxBytes: XMLLimits.documentBytes),
+            maxElements: XMLLimits.documentElements)
         guard root.name == "installer-gui-script" || root.name == "installer-script" else {
             throw XMLError(.content, "the root element is <\(root.name)>, not <installer-gui-script>")
         }

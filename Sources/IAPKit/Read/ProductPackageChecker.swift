@@ -1,7 +1,8 @@
 import BomKit
-import IAPCore
 import IAPRules
+import IAPSystem
 import PayloadKit
+import XMLKit
 import XarKit
 
 /// Checks a product archive: Distribution and PackageInfo readable and consistent, the Bom read,
@@ -13,7 +14,7 @@ enum ProductPackageChecker {
         if let distribution = parts.distribution {
             do {
                 let refs = try ProductArchiveDocuments.componentReferences(
-                    inDistribution: try archive.readAll(distribution, maxBytes: Limits.documentBytes))
+                    inDistribution: try archive.readAll(distribution, maxBytes: XMLLimits.documentBytes))
                 if !refs.contains(component) {
                     content.findings.append(
                         Rule.shapeDistribution.finding(
@@ -36,7 +37,7 @@ enum ProductPackageChecker {
         if let packageInfo = parts.packageInfo {
             do {
                 let summary = try ProductArchiveDocuments.readPackageInfo(
-                    try archive.readAll(packageInfo, maxBytes: Limits.documentBytes))
+                    try archive.readAll(packageInfo, maxBytes: XMLLimits.documentBytes))
                 if !summary.scripts.isEmpty {
                     content.findings.append(
                         Rule.shapePackageinfo.finding(
@@ -51,7 +52,7 @@ enum ProductPackageChecker {
         var bom: BomIndex?
         if let bomFile = parts.bom {
             do {
-                bom = BomIndex(try BomReader.read(try archive.readAll(bomFile, maxBytes: Limits.bomBytes)))
+                bom = BomIndex(try BomReader.read(try archive.readAll(bomFile, maxBytes: BomLimits.bomBytes)))
             } catch {
                 content.findings.append(finding(error, rule: Rule.shapeBom, entry: bomFile.path))
             }
@@ -68,7 +69,7 @@ enum ProductPackageChecker {
                 content.findings.append(bomb)
                 content.incomplete = true
             } else {
-                let headers = UInt64(bom?.count ?? 0) * Limits.cpioEntryAllowance + Limits.cpioSlackBytes
+                let headers = UInt64(bom?.count ?? 0) * CpioLimits.entryAllowance + CpioLimits.slackBytes
                 let cap =
                     bom == nil ? min(data.length &* DecompressionBombCheck.maxRatio, 1 << 36) : declared &+ headers
                 decodePayload(payload, archive: archive, bom: bom, cap: cap, into: &content)

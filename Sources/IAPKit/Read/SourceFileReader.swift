@@ -1,4 +1,4 @@
-import IAPCore
+import IAPSystem
 
 /// Streams a content file from disk in 1 MiB pieces, refusing links and files that changed size
 /// since the folder was scanned.

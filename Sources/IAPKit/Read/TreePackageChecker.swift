@@ -1,5 +1,5 @@
-import IAPCore
 import IAPRules
+import IAPSystem
 import XarKit
 
 /// Checks a bare-tree package: every xar entry becomes a content entry, every file's data is

@@ -1,5 +1,5 @@
-import IAPCore
 import IAPRules
+import IAPSystem
 import XcodeKit
 
 /// What an In-App Purchase Content target of an Xcode project builds, gathered as a content folder

@@ -1,5 +1,5 @@
-import IAPCore
 import IAPRules
+import IAPSystem
 
 /// Executable code (`exec-*`), judged by bytes and by names.
 extension ContentRules {

@@ -1,5 +1,5 @@
-import IAPCore
 import IAPRules
+import IAPSystem
 
 /// Entry names and paths (`entry-*`): absolute, odd or long paths, duplicates and collisions.
 extension ContentRules {

@@ -1,5 +1,5 @@
-import IAPCore
 import IAPRules
+import IAPSystem
 
 /// Clutter and size (`hygiene-*`, `size-unpacked-limit`).
 extension ContentRules {

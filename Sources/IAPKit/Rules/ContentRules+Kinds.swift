@@ -1,5 +1,5 @@
-import IAPCore
 import IAPRules
+import IAPSystem
 
 /// Entry kinds and modes (`entry-special-file`, `entry-setid`, `entry-file-dir-conflict`, `link-write-through`).
 extension ContentRules {

@@ -1,5 +1,5 @@
-import IAPCore
 import IAPRules
+import IAPSystem
 
 /// Symbolic and hard links (`link-*`).
 extension ContentRules {

@@ -1,5 +1,5 @@
-import IAPCore
 import IAPRules
+import IAPSystem
 
 /// The content root (`shape-*`): ContentInfo.plist and Contents/, nothing else.
 extension ContentRules {

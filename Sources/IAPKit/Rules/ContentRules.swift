@@ -1,12 +1,12 @@
 import Dispatch
-import IAPCore
 import IAPRules
+import IAPSystem
 
 /// The rules every content tree is held to (PackageFormat.md §6: shape, entries, code, links, hygiene),
 /// whichever source the entries came from. Build, validate and unpack all call this one engine.
 package enum ContentRules {
     /// The default cap on unpacked bytes: Apple's 2 GiB, since a device must store what it unpacks.
-    package static let defaultMaxUnpackedBytes = Limits.unpackedBytes
+    package static let defaultMaxUnpackedBytes = PackageLimits.unpackedBytes
 
     /// Every finding for `entries`. The content root itself (no components) may be among them.
     /// Files (and hard links, unpacked as copies) adding up to more than `maxUnpackedBytes` are an error.

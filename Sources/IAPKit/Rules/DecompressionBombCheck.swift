@@ -1,5 +1,5 @@
-import IAPCore
 import IAPRules
+import IAPSystem
 
 /// Refuses, before decoding, data that claims more bytes than its stored form could ever hold.
 enum DecompressionBombCheck {

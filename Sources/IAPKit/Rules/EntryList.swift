@@ -1,4 +1,4 @@
-import IAPCore
+import IAPSystem
 
 /// The entries the rules judge (every one but the content root itself), with each path joined once
 /// and one path → kind index shared by the rules that look paths up: no per-rule copies, since a

@@ -1,12 +1,12 @@
-import IAPCore
 import IAPRules
+import IAPSystem
 
 /// Rules for the name of one path component, and for junk files build leaves out.
 package enum EntryNameRules {
     /// Longest component, in UTF-8 bytes.
-    package static let maxComponentBytes = Limits.componentBytes
+    package static let maxComponentBytes = PackageLimits.componentBytes
     /// Longest path, in UTF-8 bytes.
-    package static let maxPathBytes = Limits.pathBytes
+    package static let maxPathBytes = PackageLimits.pathBytes
 
     /// Why `name` cannot be a path component, or nil if it can.
     package static func problem(with name: String) -> String? { brokenRule(by: name)?.problem }

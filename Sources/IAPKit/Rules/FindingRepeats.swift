@@ -1,5 +1,5 @@
-import IAPCore
 import IAPRules
+import IAPSystem
 
 extension Array where Element == Finding {
     /// The findings of `more` that repeat none of these: where the xar open already reported a

@@ -1,5 +1,5 @@
-import IAPCore
 import IAPRules
+import IAPSystem
 import XarKit
 
 /// libarchive 3.x (bsdtar) decodes a base64 xar name only up to its first line break, and libxml2

@@ -1,5 +1,5 @@
-import IAPCore
 import IAPRules
+import IAPSystem
 
 /// Adds the stored spelling to findings about entries whose stored name differs from the decoded
 /// one (a base64 `<name>`), whichever layer reported them: the container's findings name entries

@@ -1,4 +1,4 @@
-import IAPCore
+import IAPSystem
 
 /// Resolves symlink targets inside a package's own tree, following every other link in it,
 /// without touching the disk.
@@ -20,7 +20,7 @@ package struct SymlinkResolver: Sendable {
     }
 
     /// Links followed before a resolution is called a loop (as the kernel's ELOOP).
-    package static let maxHops = Limits.symlinkHops
+    package static let maxHops = PackageLimits.symlinkHops
 
     private let kinds: PathKinds
     private let targets: [String: String]

@@ -1,5 +1,5 @@
-import IAPCore
 import IAPRules
+import IAPSystem
 
 /// The cap on what a package unpacks to (rule `size-unpacked-limit`): a device has to store what it
 /// unpacks, so a small package that unpacks to gigabytes is refused whatever its compression ratio.

@@ -1,4 +1,5 @@
-import IAPCore
+import IAPCrypto
+import IAPSystem
 
 /// What a content folder holds, entry by entry (path, kind, SHA-256 or link target), to tell
 /// whether two versions are the same content.

@@ -1,5 +1,6 @@
 import Dispatch
-import IAPCore
+import IAPCrypto
+import IAPSystem
 
 /// Hashes (SHA-256) the files an unpack writes on a thread of its own, while the writing thread
 /// goes on decoding and writing: the delivery manifest then needs no second read of the content,
@@ -33,6 +34,9 @@ final class ManifestHasher: @unchecked Sendable {
         case symlink(path: String, target: String)
     }
 
+    /// A pooled buffer and what happened in it. `@unchecked Sendable`: one owner at a time, handed
+    /// over through `queue` (which orders the hand-over) and `free` (under `freeLock`): the writing
+    /// thread until it is queued, the queue until it is put back in `free`.
     private final class Chunk: @unchecked Sendable {
         let buffer: UnsafeMutableRawBufferPointer
         var count = 0

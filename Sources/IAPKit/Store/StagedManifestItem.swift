@@ -1,27 +1,12 @@
-import IAPCore
-
-/// What `DeliveryManifest.make` needs of one item: its path, kind, size, mode and value.
-protocol DeliveryManifestLine {
-    var path: String { get }
-    /// A regular file (listed with its SHA-256) or a symlink (with its target); anything else is left out.
-    var isFile: Bool { get }
-    var isSymlink: Bool { get }
-    var size: UInt64 { get }
-    var mode: UInt32 { get }
-    /// Byte length of `appendSHA256Hex` or of the link target, for sizing the output.
-    var valueByteCount: Int { get }
-    /// Appends a file's SHA-256 as lower-case hex.
-    func appendSHA256Hex(to out: inout [UInt8])
-    /// A symlink's target.
-    var linkTarget: String { get }
-}
+import IAPDelivery
+import IAPSystem
 
 extension ContentManifest.Item: DeliveryManifestLine {
-    var isFile: Bool { kind == "file" }
-    var isSymlink: Bool { kind == "symlink" }
-    var valueByteCount: Int { value.utf8.count }
-    func appendSHA256Hex(to out: inout [UInt8]) { out += value.utf8 }
-    var linkTarget: String { value }
+    package var isFile: Bool { kind == "file" }
+    package var isSymlink: Bool { kind == "symlink" }
+    package var valueByteCount: Int { value.utf8.count }
+    package func appendSHA256Hex(to out: inout [UInt8]) { out += value.utf8 }
+    package var linkTarget: String { value }
 }
 
 /// One file or symlink an unpack wrote, as the delivery manifest lists it, held compactly: about

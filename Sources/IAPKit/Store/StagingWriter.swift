@@ -1,4 +1,4 @@
-import IAPCore
+import IAPSystem
 
 /// Writes a validated package's entries into a private staging folder, relative to directory
 /// descriptors only: `O_NOFOLLOW | O_EXCL`, modes normalised (0644 files, 0755 folders), no owners,

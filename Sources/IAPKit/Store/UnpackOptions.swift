@@ -1,5 +1,5 @@
-import IAPCore
 import IAPRules
+import IAPSystem
 
 /// How `Unpacker` installs packages into a version store.
 public struct UnpackOptions: Sendable {

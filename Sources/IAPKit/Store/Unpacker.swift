@@ -1,5 +1,5 @@
-import IAPCore
 import IAPRules
+import IAPSystem
 import PayloadKit
 import XarKit
 
@@ -35,7 +35,7 @@ public enum Unpacker {
         _ package: String, into rootPath: String, options: UnpackOptions,
         validation: inout ValidationReport?
     ) throws -> UnpackReport {
-        let started = PackageBuilder.monotonicSeconds()
+        let started = MonotonicClock.seconds()
         let status = try FileStatus.ofInput(package)
         guard status.isRegularFile else {
             throw IAPKitError.system(SystemError("open", path: package, code: SystemError.Code.isDirectory))
@@ -138,7 +138,7 @@ public enum Unpacker {
             path: package, productIdentifier: info.productIdentifier, version: version, action: action,
             folder: product.folder.child(version), current: product.folder.readSymlink(VersionStore.currentName),
             removed: removed, files: written.files, bytes: written.bytes,
-            seconds: PackageBuilder.monotonicSeconds() - started,
+            seconds: MonotonicClock.seconds() - started,
             warnings: warnings)
     }
 
@@ -192,7 +192,7 @@ public enum Unpacker {
             let total = entries.reduce(UInt64(0)) { $0 &+ $1.size }
             let stream = try archive.dataStream(for: payload)
             let reader = try PayloadReader(
-                maxDecodedBytes: total &+ UInt64(entries.count) * Limits.cpioEntryAllowance &+ Limits.cpioSlackBytes,
+                maxDecodedBytes: total &+ UInt64(entries.count) * CpioLimits.entryAllowance &+ CpioLimits.slackBytes,
                 decodingAhead: true
             ) {
                 buffer in

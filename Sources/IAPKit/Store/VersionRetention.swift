@@ -1,4 +1,4 @@
-import IAPCore
+import IAPSystem
 
 /// What a product's folder remembers for pruning (`ROOT/<product>/.retention`, the store's own,
 /// replaced atomically under the product's lock): the version an operator pinned by activating it

@@ -1,4 +1,4 @@
-import IAPCore
+import IAPSystem
 
 /// A server's folder of unpacked content: `ROOT/<product>/<version>/` and `ROOT/<product>/current`,
 /// a symlink to the active version that only ever changes by an atomic rename (PackageFormat.md §7).

@@ -1,4 +1,4 @@
-import IAPCore
+import IAPSystem
 
 /// What a version store holds, for `iapkg list`.
 public struct StoreListing: Codable, Sendable {

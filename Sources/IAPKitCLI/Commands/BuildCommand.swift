@@ -1,8 +1,8 @@
 import ArgumentParser
 import FoundationEssentials
-import IAPCore
 import IAPKit
 import IAPRules
+import IAPSystem
 
 extension PackageLayout: ExpressibleByArgument {}
 extension PayloadCompressionChoice: ExpressibleByArgument {}

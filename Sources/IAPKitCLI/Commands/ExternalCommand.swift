@@ -1,6 +1,6 @@
 import ArgumentParser
-import IAPCore
 import IAPKit
+import IAPSystem
 
 /// A command shipped as a program of its own (`iapkg gate` runs `iapkg-gate`), as git runs its
 /// subcommands: the `iapkg` binary stays free of what only that command needs (a web server,

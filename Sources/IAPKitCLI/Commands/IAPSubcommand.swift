@@ -1,6 +1,6 @@
 import ArgumentParser
-import IAPCore
 import IAPKit
+import IAPSystem
 
 /// The shape every `iapkg` subcommand fills in: ArgumentParser parses and validates its options,
 /// ``execute()`` does the work and says how it ended, and ``run()`` — the one boundary of the CLI —

@@ -1,8 +1,9 @@
 import ArgumentParser
 import FoundationEssentials
-import IAPCore
 import IAPKit
 import IAPRules
+import IAPServe
+import IAPSystem
 
 /// `iapkg serve`: a long-running service that installs each package dropped into a folder.
 struct ServeCommand: IAPSubcommand {

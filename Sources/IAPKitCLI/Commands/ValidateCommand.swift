@@ -1,9 +1,9 @@
 import ArgumentParser
 import FoundationEssentials
-import IAPCore
+import IAPCrypto
 import IAPKit
 import IAPRules
-import XMLKit
+import IAPSystem
 
 /// The report formats `iapkg validate` writes on stdout.
 enum ValidateFormat: String, ExpressibleByArgument, CaseIterable {

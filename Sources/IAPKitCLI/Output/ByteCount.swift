@@ -1,4 +1,4 @@
-import IAPCore
+import IAPSystem
 
 /// Human-readable byte counts.
 enum ByteCount {

@@ -1,5 +1,5 @@
 import FoundationEssentials
-import IAPCore
+import IAPSystem
 
 /// Where a command's output goes: stdout for data, stderr for people. Injected in tests.
 package struct Console: Sendable {

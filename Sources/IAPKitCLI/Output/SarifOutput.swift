@@ -1,7 +1,7 @@
 import FoundationEssentials
-import IAPCore
 import IAPKit
 import IAPRules
+import IAPSystem
 
 /// `validate --format sarif`: one SARIF 2.1.0 log with one run, for code-scanning dashboards
 /// (GitHub's `upload-sarif`, GitLab, Azure DevOps). Findings become results; unreadable inputs

@@ -1,6 +1,7 @@
 import FoundationEssentials
-import IAPCore
 import IAPKit
+import IAPServe
+import IAPSystem
 import Prometheus
 
 /// Writes the service's health where a monitor reads it, each file replaced atomically: the

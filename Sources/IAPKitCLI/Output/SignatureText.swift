@@ -1,5 +1,4 @@
 import IAPKit
-import XarKit
 
 /// Signatures as text: the chain for `inspect`, one summary line each for `validate`.
 enum SignatureText {

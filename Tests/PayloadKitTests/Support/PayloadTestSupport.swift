@@ -1,5 +1,5 @@
 import Foundation
-import IAPCore
+import IAPCompression
 import PayloadKit
 
 /// One entry as read back, with its data.

@@ -1,4 +1,6 @@
-import IAPCore
+import IAPCompression
+import IAPCrypto
+import IAPSystem
 
 /// One top-level regular file in a hand-made fixture archive.
 struct FixtureFile {

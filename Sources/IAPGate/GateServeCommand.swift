@@ -1,7 +1,7 @@
 import ArgumentParser
-import IAPSystem
 import IAPPurchase
 import IAPRevocationState
+import IAPSystem
 
 /// `iapkg-gate serve`, the default of `iapkg-gate` (run as `iapkg gate`): the HTTP service that
 /// sells nothing and gives nothing away — it turns a verified StoreKit 2 purchase into a

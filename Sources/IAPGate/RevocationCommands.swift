@@ -1,7 +1,7 @@
 import ArgumentParser
-import IAPSystem
 import IAPPurchase
 import IAPRevocationState
+import IAPSystem
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials

@@ -1,5 +1,5 @@
-import IAPSystem
 import IAPPurchase
+import IAPSystem
 import Synchronization
 
 #if canImport(FoundationEssentials)

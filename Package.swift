@@ -172,6 +172,17 @@ package.targets += [
     .testTarget(name: "IAPPurchaseTests", dependencies: ["IAPPurchase", "IAPPurchaseTestSupport"]),
 ]
 
+// The object store: an S3 client (our own SigV4 signer, Debian's libcurl for the transport, credentials
+// and endpoint as the AWS tools read them) for the version store in a bucket and the gate's presigned URLs.
+package.targets += [
+    .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+    .target(
+        name: "IAPObjectStore", dependencies: ["CCurl", "IAPSystem", "IAPCrypto", "XMLKit"], exclude: ["README.md"]),
+    .testTarget(
+        name: "IAPObjectStoreTests", dependencies: ["IAPObjectStore", "IAPSystem", "IAPCrypto", "IAPTestSupport"],
+        exclude: ["Fixtures"]),
+]
+
 // The web stack (Hummingbird on swift-nio) in targets of its own: `iapkg-gate`, the HTTP service that
 // `iapkg gate` runs, and its tests. IAPKG_NO_WEB=1 (the sanitizer and fuzz builds) leaves them out
 // with their package dependencies, so those builds never compile a web stack.
@@ -200,7 +211,8 @@ if ProcessInfo.processInfo.environment["IAPKG_NO_WEB"] != "1" {
         .testTarget(
             name: "IAPGateTests",
             dependencies: [
-                "IAPGate", "IAPPurchase", "IAPRevocationState", "IAPDelivery", "IAPPurchaseTestSupport", "IAPTestSupport",
+                "IAPGate", "IAPPurchase", "IAPRevocationState", "IAPDelivery", "IAPPurchaseTestSupport",
+                "IAPTestSupport",
             ]),
     ]
 }

@@ -61,13 +61,13 @@ final class RunningProcess {
     let process = Process()
     private let outputFile: String
 
-    /// Starts the built iapkg with `arguments`.
-    init(_ arguments: [String], scratch: ScratchFolder) throws {
+    /// Starts the built iapkg with `arguments`, `environment` added to the test's.
+    init(_ arguments: [String], scratch: ScratchFolder, environment: [String: String] = [:]) throws {
         outputFile = scratch.at("output-\(UUID().uuidString)")
         _ = FileManager.default.createFile(atPath: outputFile, contents: nil)
         process.executableURL = URL(fileURLWithPath: Harness.binary)
         process.arguments = arguments
-        process.environment = Harness.childEnvironment()
+        process.environment = Harness.childEnvironment().merging(environment) { $1 }
         let sink = FileHandle(forWritingAtPath: outputFile)
         process.standardOutput = sink
         process.standardError = sink

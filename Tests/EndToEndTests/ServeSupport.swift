@@ -9,7 +9,10 @@ final class ServeProcess {
     let outPath: String
     let errPath: String
 
-    init(_ scratch: ScratchFolder, incoming: String, root: String, extra: [String] = [], tag: String = "serve") throws {
+    init(
+        _ scratch: ScratchFolder, incoming: String, root: String, extra: [String] = [], tag: String = "serve",
+        environment: [String: String] = [:]
+    ) throws {
         outPath = scratch.at("\(tag).out")
         errPath = scratch.at("\(tag).err")
         _ = FileManager.default.createFile(atPath: outPath, contents: nil)
@@ -20,7 +23,7 @@ final class ServeProcess {
             + extra
         var env = ProcessInfo.processInfo.environment
         env["NO_COLOR"] = "1"
-        process.environment = env
+        process.environment = env.merging(environment) { $1 }
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
         process.standardInput = FileHandle.nullDevice

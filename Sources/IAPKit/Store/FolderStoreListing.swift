@@ -1,4 +1,4 @@
-import IAPCore
+import IAPSystem
 
 /// `list` over the folder store.
 enum FolderStoreListing {

@@ -1,4 +1,4 @@
-import IAPCore
+import IAPSystem
 
 /// The folder store (`VersionStore`) behind `VersionStorage`: products are locked folders,
 /// a version appears by one rename of its staging folder, `current` is a link replaced by rename.

@@ -1,4 +1,4 @@
-import IAPCore
+import IAPSystem
 
 /// What copying a folder store into another store did, for `iapkg store copy`.
 package struct StoreCopyReport: Codable, Sendable {

@@ -1,4 +1,4 @@
-import IAPCore
+import IAPSystem
 
 /// A version store behind one set of operations (PackageFormat.md §7 and §11): the folder store
 /// (`ROOT/<product>/<version>/`, a `current` link) and the object store (keys in a bucket,

@@ -1,4 +1,5 @@
-import IAPCore
+import IAPCrypto
+import IAPSystem
 
 /// One product of an object store (PackageFormat.md §11). There is no lock: every step that
 /// others race for is a conditional write. A version is claimed first (`If-None-Match: *` on its

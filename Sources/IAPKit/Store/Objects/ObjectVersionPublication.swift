@@ -1,4 +1,4 @@
-import IAPCore
+import IAPSystem
 
 /// The objects of one version going into a bucket from its local staging folder: every file of
 /// the manifest at `<product>/<version>/<path>` with its `Content-Type` and an immutable

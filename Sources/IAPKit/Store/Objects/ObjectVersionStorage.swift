@@ -1,4 +1,4 @@
-import IAPCore
+import IAPSystem
 
 /// The object store behind `VersionStorage`: a bucket and prefix laid out key for key as the
 /// folder store (`ObjectStoreLayout`), published to with conditional writes (`ObjectStoredProduct`).

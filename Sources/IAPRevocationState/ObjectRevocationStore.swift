@@ -15,17 +15,20 @@ import Synchronization
 /// *` for the first), trying again from the read when another gate won; it returns once the store
 /// has taken the write, so a 2xx follows a durable decision. Reads use a copy at most
 /// ``refreshInterval`` old, read again by the first check after that, so every gate sees another's
-/// decision within about a second (two at most while the store answers).
+/// decision within about a second (two at most while the store answers); while the bucket cannot
+/// be read, the last copy stands for ``maxStaleness``, and checks fail closed after that.
 ///
 /// Bounded: one entry (about 130 bytes of JSON) per original purchase decided, lifted decisions
 /// dropped once signed more than ``SQLiteRevocationStore/retention`` ago, notifications older than
 /// that ignored, and at most ``maxDecisions`` entries (13 MB): past that, a new purchase's
-/// decision is an error (the gate answers 5xx and Apple retries) and the operator is told to act.
+/// decision is an error (the gate answers 503 and Apple retries) and the operator is told to act.
 package final class ObjectRevocationStore: RevocationStore {
     /// The object's name under the prefix.
     package static let objectName = "revocations.json"
     /// How old the copy that checks read may be.
     package static let refreshInterval = Duration.seconds(1)
+    /// How long the last copy is used while the bucket cannot be read.
+    package static let maxStaleness = Duration.seconds(300)
     /// The most decisions kept.
     package static let maxDecisions = 100_000
     /// How many times a write that lost the race is tried again.
@@ -122,7 +125,14 @@ package final class ObjectRevocationStore: RevocationStore {
         }
         guard mine || copy == nil else { return copy!.byPurchase }
         defer { if mine { refreshing.withLock { $0 = false } } }
-        return try refresh()
+        do {
+            return try refresh()
+        } catch {
+            // A bucket that does not answer for a while: the last copy stands for `maxStaleness`,
+            // then every check fails closed.
+            guard let copy, ContinuousClock.now - copy.readAt < Self.maxStaleness else { throw error }
+            return copy.byPurchase
+        }
     }
 
     /// Reads the object into the copy.

@@ -58,11 +58,12 @@ struct GateBucketTests {
         let url = try #require(answer.location)
         #expect(url.contains("X-Amz-Expires=\(BucketFront.maxPresignedSeconds)&"))
         #expect(try curl(url) == ("200", "picture"))
-        // A token with 42 s left gets a URL that lives 42 s at most.
+        // A token with 42 s left (41.x counted from now) gets a URL that lives no longer.
         let short = gate.tokens.issue(product: product, ttl: 42, now: now).token
         let shortAnswer = gate.content(
             uri: "/v1/content/\(product)/1.0/Contents/a%20b.png", authorization: ["Bearer \(short)"], now: now)
-        #expect(shortAnswer.location?.contains("X-Amz-Expires=42&") == true)
+        let expires = shortAnswer.location?.split(separator: "&").first { $0.hasPrefix("X-Amz-Expires=") }
+        #expect(expires == "X-Amz-Expires=41" || expires == "X-Amz-Expires=42", "\(String(describing: expires))")
         // The signature covers the key: another key with the same query is refused by the store.
         let other = url.replacingOccurrences(of: "/1.0/Contents/a%20b.png", with: "/.iapkg/claims/1.0")
         #expect(try curl(other).status == "403")

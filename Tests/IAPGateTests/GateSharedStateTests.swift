@@ -48,7 +48,7 @@ struct GateSharedStateTests {
         }
         #expect(status == "403")
         // The operator's listing reads the same object.
-        let listing = try Harness.run(
+        let listing = try await Harness.run(
             ["iapkg", "gate", "revocations", "--state", state, "--json"], environment: server.environment())
         #expect(listing.status == 0 && listing.stdout.contains(buyer), "\(listing.stderr)")
         #expect(!listing.stdout.contains(SeaweedServer.writer.secretKey))

@@ -63,9 +63,9 @@ struct ObjectRevocationStoreTests {
                 group.addTask {
                     for number in 0..<8 {
                         let otid = "3\(index)0000000000000\(number)"
-                        #expect(
-                            try store.record(event(.revoke, secondsAgo: 5, uuid: "\(index)-\(number)", otid: otid))
-                                == .applied)
+                        let decided = event(.revoke, secondsAgo: 5, uuid: "\(index)-\(number)", otid: otid)
+                        let outcome = try store.record(decided)
+                        #expect(outcome == .applied)
                     }
                 }
             }

@@ -2,18 +2,22 @@
 """A logging HTTP proxy for the tests: forwards every GET and HEAD to UPSTREAM (host:port) with its
 headers unchanged (Host too, so a presigned URL's signature still holds), sends response bodies at
 most RATE bytes a second (0: unthrottled), and writes one JSON line per request to LOG: the method,
-the path, the status, the Range header and the names of the request's headers. It never writes
-header values other than Range, so no secret reaches the log. Prints its port, then serves until
+the path, the status, the Range header, the names of the request's headers, whether it carried a
+query string and whether its Authorization was a bearer token. It never writes other header values,
+so no secret reaches the log. Prints its port, then serves until
 killed.
     logging-proxy.py UPSTREAM LOG [RATE]
 """
 import http.client
 import http.server
 import json
+import signal
 import sys
 import threading
 import time
 
+# The test runner may start it with signals blocked: SIGTERM must stop it.
+signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM, signal.SIGINT])
 UPSTREAM, LOG = sys.argv[1], sys.argv[2]
 RATE = int(sys.argv[3]) if len(sys.argv) > 3 else 0
 LOCK = threading.Lock()
@@ -32,6 +36,7 @@ class Proxy(http.server.BaseHTTPRequestHandler):
         with LOCK, open(LOG, "a") as log:
             log.write(json.dumps({
                 "method": self.command, "path": self.path.split("?")[0], "status": response.status,
+                "bearer": self.headers.get("Authorization", "").lower().startswith("bearer"),
                 "range": self.headers.get("Range"), "headers": sorted(k.lower() for k in self.headers.keys()),
                 "query": "?" in self.path}) + "\n")
         self.send_response_only(response.status)

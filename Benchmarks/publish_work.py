@@ -51,6 +51,13 @@ def unpacked_source(iapkg, package, work, name):
     return version_folder(root)
 
 
+def takes_object_stores(iapkg, store):
+    """Whether `iapkg` opens s3:// stores (a build without the S3 client says so and exits 2)."""
+    probe = subprocess.run([iapkg, "list", "s3://%s/publish-probe" % publish_runs.BUCKET], env=store.environment,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    return "built without object storage" not in probe.stderr
+
+
 def sides(side_class, runner, store, values):
     """The three sides, each taking a fresh prefix of `store` before every run (outside the timing)."""
     made = []
@@ -97,6 +104,8 @@ def bench(args, runner, side_class, measure, log, name, values):
     try:
         values = dict(values, src=src, bucket=publish_runs.BUCKET)
         made = sides(side_class, runner, store, values)
+        if not takes_object_stores(values["iapkg"], store):
+            made[0].outcome.fail("not available", "this iapkg was built without object storage (s3://)")
         log("  %-8s %-5s (%s%d runs each: %s; SeaweedFS at %s)" % (
             "publish", name, "" if args.no_warmup else "warm-up + ", args.runs, ", ".join(TOOLS),
             store.environment["AWS_ENDPOINT_URL"]))

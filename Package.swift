@@ -98,7 +98,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ], exclude: ["Schemas"]),
-        .executableTarget(name: "iapkg", dependencies: ["IAPSystem", "IAPCrypto", "IAPKitCLI"]),
+        .executableTarget(name: "iapkg", dependencies: ["IAPSystem", "IAPCrypto", "IAPKitCLI", "IAPBucketStore"]),
         // `iapkg fetch`: full Foundation and libcurl, so an executable of its own beside `iapkg`.
         .executableTarget(
             name: "iapkg-fetch",
@@ -146,7 +146,7 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: [
                 "IAPKit", "IAPRules", "XarKit", "BomKit", "IAPSystem", "IAPCompression", "IAPCrypto", "IAPTestSupport",
-                "IAPClient",
+                "IAPClient", "IAPPurchase", "IAPObjectStore",
             ],
             exclude: ["Fixtures"]),
     ]
@@ -162,8 +162,10 @@ package.targets += [
     // What App Store Server Notifications decided (revocations), kept in SQLite in WAL mode: durable
     // before a notification is answered, shared by the gates of one host.
     .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-    .target(name: "IAPRevocationState", dependencies: ["IAPPurchase", "IAPSystem", "CSQLite"]),
-    .testTarget(name: "IAPRevocationStateTests", dependencies: ["IAPRevocationState", "IAPPurchase"]),
+    .target(name: "IAPRevocationState", dependencies: ["IAPPurchase", "IAPSystem", "CSQLite", "IAPObjectStore"]),
+    .testTarget(
+        name: "IAPRevocationStateTests",
+        dependencies: ["IAPRevocationState", "IAPPurchase", "IAPObjectStore", "IAPTestSupport"]),
     // A root, intermediate and leaf shaped as Apple's StoreKit chain, made in-process with libcrypto,
     // and signed transactions made with them: for the verifier's tests and the gate's.
     .target(
@@ -181,6 +183,9 @@ package.targets += [
     .testTarget(
         name: "IAPObjectStoreTests", dependencies: ["IAPObjectStore", "IAPSystem", "IAPCrypto", "IAPTestSupport"],
         exclude: ["Fixtures"]),
+    // The version store in a bucket: IAPKit's ObjectBucket on this client, registered by the iapkg
+    // executable so that every command taking a store ROOT takes s3://BUCKET/PREFIX.
+    .target(name: "IAPBucketStore", dependencies: ["IAPKit", "IAPSystem", "IAPObjectStore"]),
 ]
 
 // The web stack (Hummingbird on swift-nio) in targets of its own: `iapkg-gate`, the HTTP service that
@@ -200,9 +205,10 @@ if ProcessInfo.processInfo.environment["IAPKG_NO_WEB"] != "1" {
         .target(
             name: "IAPGate",
             dependencies: [
-                "IAPPurchase", "IAPRevocationState", "IAPDelivery", "IAPSystem",
+                "IAPPurchase", "IAPRevocationState", "IAPDelivery", "IAPSystem", "IAPObjectStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -212,7 +218,7 @@ if ProcessInfo.processInfo.environment["IAPKG_NO_WEB"] != "1" {
             name: "IAPGateTests",
             dependencies: [
                 "IAPGate", "IAPPurchase", "IAPRevocationState", "IAPDelivery", "IAPPurchaseTestSupport",
-                "IAPTestSupport",
+                "IAPTestSupport", "IAPObjectStore",
             ]),
     ]
 }

@@ -118,6 +118,24 @@ final class HTTPExchange: NSObject, URLSessionDataDelegate, @unchecked Sendable 
         }
     }
 
+    /// Follows a redirect, but sends the token only to the server it was given for: a redirect to
+    /// another scheme, host or port (a gate's presigned URL of an object store) goes without
+    /// `Authorization`; the other headers (a resume's `Range`) go along.
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
+    ) {
+        var request = request
+        let from = task.originalRequest?.url
+        let to = request.url
+        if from?.scheme?.lowercased() != to?.scheme?.lowercased() || from?.host?.lowercased() != to?.host?.lowercased()
+            || from?.port != to?.port
+        {
+            request.setValue(nil, forHTTPHeaderField: "Authorization")
+        }
+        completionHandler(request)
+    }
+
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
         let entry = lock.withLock { () -> Pending? in
             tasks[task.taskIdentifier] = nil

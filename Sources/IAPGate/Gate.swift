@@ -106,14 +106,34 @@ package struct Gate: Sendable {
         } catch {
             return .refusal(403, "uri-invalid", error.message)
         }
+        switch admit(authorization, product: product, now: now) {
+        case .refused(let refusal): return refusal
+        case .admitted: return GateAnswer(status: 204, code: "ok", product: product, body: [])
+        }
+    }
+
+    /// What `admit` decided.
+    enum Admission {
+        /// The token opens the product until its `expiresAt`.
+        case admitted(IssuedToken)
+        /// 401 when there is no usable token, 403 when it is not for the product or revoked.
+        case refused(GateAnswer)
+    }
+
+    /// Whether the one bearer token in `authorization` opens `product` now (signed, unexpired, for
+    /// that product, its purchase not revoked).
+    func admit(_ authorization: [String], product: String, now: Date) -> Admission {
         guard authorization.count <= 1 else {
-            return .refusal(401, TokenRefusal.Reason.malformed.rawValue, "more than one Authorization header")
+            return .refused(
+                .refusal(401, TokenRefusal.Reason.malformed.rawValue, "more than one Authorization header"))
         }
         var token = ""
         if let header = authorization.first {
             guard let bearer = Self.bearerToken(header) else {
-                return .refusal(
-                    401, TokenRefusal.Reason.malformed.rawValue, "the Authorization header is not 'Bearer <token>'")
+                return .refused(
+                    .refusal(
+                        401, TokenRefusal.Reason.malformed.rawValue, "the Authorization header is not 'Bearer <token>'"
+                    ))
             }
             token = bearer
         }
@@ -122,18 +142,19 @@ package struct Gate: Sendable {
             checked = try tokens.check(token, product: product, now: now)
         } catch {
             let status = error.reason == .otherProduct ? 403 : 401
-            return .refusal(status, error.reason.rawValue, error.message, product: product)
+            return .refused(.refusal(status, error.reason.rawValue, error.message, product: product))
         }
         if revocations != nil {
             guard let purchase = checked.originalTransactionId else {
-                return .refusal(
-                    401, TokenRefusal.Reason.unbound.rawValue,
-                    "the token names no purchase (issued before refunds were checked); ask for a new one",
-                    product: product)
+                return .refused(
+                    .refusal(
+                        401, TokenRefusal.Reason.unbound.rawValue,
+                        "the token names no purchase (issued before refunds were checked); ask for a new one",
+                        product: product))
             }
-            if let refusal = revocationRefusal(purchase, product: product) { return refusal }
+            if let refusal = revocationRefusal(purchase, product: product) { return .refused(refusal) }
         }
-        return GateAnswer(status: 204, code: "ok", product: product, body: [])
+        return .admitted(checked)
     }
 
     /// The token of `Authorization: Bearer <token>` (the scheme in any case), or nil.

@@ -9,13 +9,16 @@ package struct GateAnswer: Sendable, Equatable {
     package let product: String?
     /// The JSON body (sorted keys, one line).
     package let body: [UInt8]
+    /// Where a redirect sends the client (a presigned URL of the object store), for `307` only.
+    package let location: String?
 
-    /// An answer with `status`, `code`, `product` and `body`.
-    init(status: Int, code: String, product: String? = nil, body: [UInt8]) {
+    /// An answer with `status`, `code`, `product`, `body` and, for a redirect, `location`.
+    init(status: Int, code: String, product: String? = nil, body: [UInt8], location: String? = nil) {
         self.status = status
         self.code = code
         self.product = product
         self.body = body
+        self.location = location
     }
 
     /// A refusal: `{"error":{"code":…,"message":…},"schemaVersion":1}`.

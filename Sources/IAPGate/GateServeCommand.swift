@@ -1,4 +1,5 @@
 import ArgumentParser
+import IAPObjectStore
 import IAPPurchase
 import IAPRevocationState
 import IAPSystem
@@ -18,6 +19,11 @@ package struct GateServeCommand: AsyncParsableCommand {
             marker extensions, the ES256 signature, the bundle, the environment, no revocation, a Non-Consumable \
             product published under ROOT) and answers the product, its current version and a download token.
 
+            With --root s3://BUCKET/PREFIX, GET /v1/content/<product>/<path> with the token as \
+            'Authorization: Bearer <token>' answers 307 to a presigned GET URL of PREFIX/<product>/<path> that \
+            expires with the token and within 300 s (names starting with '.' are never signed), so \
+            'iapkg fetch http://GATE/v1/content PRODUCT --token T' downloads from the bucket itself.
+
             GET /v1/check is for nginx's auth_request: the original URI in X-Original-URI, the token as \
             'Authorization: Bearer <token>'; 204 when the token opens that product's files, 401 or 403 otherwise. \
             POST /v1/notifications (with --state) takes App Store Server Notifications V2 \
@@ -34,7 +40,11 @@ package struct GateServeCommand: AsyncParsableCommand {
                 --trust-anchor /etc/iapkg/AppleRootCA-G3.pem --key-file /etc/iapkg/gate.key
             """)
 
-    @Option(help: "The version store nginx serves (iapkg unpack/serve --into ROOT).")
+    @Option(
+        help: ArgumentHelp(
+            "The version store nginx serves (iapkg unpack/serve --into ROOT), or a store in a bucket "
+                + "(s3://BUCKET/PREFIX, read-only credentials from the AWS environment) whose files the gate "
+                + "hands out as presigned URLs under /v1/content/.", valueName: "root"))
     var root: String
 
     @Option(help: ArgumentHelp("The address to listen on; port 0 picks a free one.", valueName: "host:port"))
@@ -64,7 +74,8 @@ package struct GateServeCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Where notifications' decisions are kept (SQLite, shared by the gates of this host); enables "
+            "Where notifications' decisions are kept: a folder (SQLite, shared by the gates of this host) or "
+                + "s3://BUCKET/PREFIX (one object, shared by gates on many hosts, seen by each within 2 s); enables "
                 + "/v1/notifications and the revocation checks.", valueName: "dir"))
     var state: String?
 
@@ -89,6 +100,18 @@ package struct GateServeCommand: AsyncParsableCommand {
         guard ListenAddress(listen) != nil else {
             throw ValidationError("--listen is HOST:PORT (e.g. 127.0.0.1:8089, [::1]:8089), not '\(listen)'")
         }
+        if S3Location.isStoreURL(root) {
+            do {
+                _ = try S3Location(root)
+            } catch {
+                throw ValidationError("--root: \(error)")
+            }
+            guard uriPrefix == "/" else {
+                throw ValidationError(
+                    "--uri-prefix is for a folder store nginx serves; a bucket's files are under /v1/content/")
+            }
+            return
+        }
         guard FileSystem.status(root)?.isDirectory == true else {
             throw ValidationError("--root \(root) is not a folder")
         }
@@ -102,9 +125,11 @@ package struct GateServeCommand: AsyncParsableCommand {
         let revocations = try state.map { folder in try GateSetup.revocations(folder) }
         let notifications = NotificationVerifier(
             anchors: anchors, bundleId: bundleId, environment: verifier.environment, appAppleId: appAppleId)
+        let products = try GateSetup.products(root)
         let gate = Gate(
-            verifier: verifier, tokens: tokens, products: PublishedProducts(root: root), tokenTTL: tokenTTL,
-            uriPrefix: uriPrefix, notifications: notifications, revocations: revocations)
+            verifier: verifier, tokens: tokens, products: products, tokenTTL: tokenTTL,
+            uriPrefix: products.bucket == nil ? uriPrefix : Gate.contentPrefix, notifications: notifications,
+            revocations: revocations)
         let address = ListenAddress(listen)!
         let server = GateServer(gate: gate, host: address.host, port: address.port)
         let summary =

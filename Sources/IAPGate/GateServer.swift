@@ -3,6 +3,7 @@ import Hummingbird
 import IAPPurchase
 import Logging
 import NIOCore
+import NIOPosix
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -11,9 +12,9 @@ import NIOCore
 #endif
 
 /// The gate over HTTP/1.1 (Hummingbird on swift-nio): `POST /v1/authorize`, `GET /v1/check`,
-/// `POST /v1/notifications`, `GET /v1/health`; one JSON log line per request on stdout; request bodies bounded in size and
-/// time, idle connections closed; SIGTERM or SIGINT stops taking connections, lets the requests in
-/// hand finish, and returns.
+/// `POST /v1/notifications`, `GET /v1/content/…` (a store in a bucket), `GET /v1/health`; one JSON
+/// log line per request on stdout; request bodies bounded in size and time, idle connections closed;
+/// SIGTERM or SIGINT stops taking connections, lets the requests in hand finish, and returns.
 package struct GateServer: Sendable {
     /// How long a request body may take to arrive.
     package static let bodyTimeout = Duration.seconds(10)
@@ -65,6 +66,16 @@ package struct GateServer: Sendable {
             let authorization = request.headers[values: .authorization]
             return Self.response(gate.check(originalURI: uri, authorization: authorization))
         }
+        router.get("/v1/content/**") { request, _ -> Response in
+            let uri = request.head.path ?? ""
+            let authorization = request.headers[values: .authorization]
+            // Reading current.json and presigning block (S3 requests, signing): on NIO's thread pool,
+            // never on the event loop.
+            let answer = try await NIOThreadPool.singleton.runIfActive {
+                gate.content(uri: uri, authorization: authorization)
+            }
+            return Self.response(answer)
+        }
         router.get("/v1/health") { _, _ -> Response in
             Self.response(
                 GateAnswer(status: 200, code: "ok", body: Array("{\"schemaVersion\":1,\"status\":\"ok\"}\n".utf8)))
@@ -105,6 +116,7 @@ package struct GateServer: Sendable {
         headers[HTTPField.Name("IAPKG-Gate-Code")!] = answer.code
         if let product = answer.product { headers[HTTPField.Name("IAPKG-Gate-Product")!] = product }
         if answer.status == 401 { headers[.wwwAuthenticate] = "Bearer" }
+        if let location = answer.location { headers[.location] = location }
         if !answer.body.isEmpty { headers[.contentType] = "application/json" }
         return Response(
             status: HTTPResponse.Status(code: answer.status), headers: headers,

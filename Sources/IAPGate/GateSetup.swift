@@ -1,4 +1,5 @@
 import ArgumentParser
+import IAPObjectStore
 import IAPPurchase
 import IAPRevocationState
 import IAPSystem
@@ -53,12 +54,30 @@ enum GateSetup {
         }
     }
 
-    /// The revocation state in `folder`, or exit 2 saying why not.
-    static func revocations(_ folder: String) throws -> SQLiteRevocationStore {
+    /// The revocation state in `folder`, or in a bucket (`s3://BUCKET/PREFIX`, credentials that may
+    /// read and write there from the AWS environment), or exit 2 saying why not.
+    static func revocations(_ folder: String) throws -> any RevocationStore {
         do {
-            return try SQLiteRevocationStore(folder: folder)
+            guard S3Location.isStoreURL(folder) else { return try SQLiteRevocationStore(folder: folder) }
+            let location = try S3Location(folder)
+            return try ObjectRevocationStore(client: try S3Client(location: location), location: location)
         } catch {
             say("iapkg-gate: error: --state: \(error)")
+            throw ExitCode(2)
+        }
+    }
+
+    /// The products of the store at `root`: a folder, or a bucket (`s3://…`) that must answer a
+    /// listing with the credentials of the AWS environment, or exit 2 saying why not.
+    static func products(_ root: String) throws -> PublishedProducts {
+        guard S3Location.isStoreURL(root) else { return PublishedProducts(root: root) }
+        do {
+            let location = try S3Location(root)
+            let client = try S3Client(location: location)
+            _ = try client.list(prefix: location.key(""), delimiter: "/", maxKeys: 1)
+            return PublishedProducts(bucket: BucketFront(client: client, location: location))
+        } catch {
+            say("iapkg-gate: error: --root \(root): \(error)")
             throw ExitCode(2)
         }
     }

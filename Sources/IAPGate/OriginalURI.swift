@@ -17,6 +17,24 @@ enum OriginalURI {
 
     /// The product named by `uri` under `prefix` (which starts and ends with `/`).
     static func product(of uri: String, prefix: String) throws(Problem) -> String {
+        try segments(of: uri, prefix: prefix)[0]
+    }
+
+    /// The product and the file `uri` names under `prefix` for `GET /v1/content/`: as strict as
+    /// `product(of:prefix:)`, and further a file (no trailing `/`) none of whose names starts with
+    /// `.` — the store's own keys (`.iapkg/…`) are never handed out.
+    static func content(of uri: String, prefix: String) throws(Problem) -> (product: String, path: String) {
+        let names = try segments(of: uri, prefix: prefix)
+        guard let last = names.last, !last.isEmpty else { throw Problem(message: "the URI names a folder, not a file") }
+        guard !names.contains(where: { $0.hasPrefix(".") }) else {
+            throw Problem(message: "the URI names a hidden path (a name starting with '.'): never served")
+        }
+        return (names[0], names.dropFirst().joined(separator: "/"))
+    }
+
+    /// The decoded names of `uri`'s path under `prefix`, the first a valid product identifier and at
+    /// least one more (the last empty for a folder URL).
+    private static func segments(of uri: String, prefix: String) throws(Problem) -> [String] {
         guard uri.utf8.count <= maxLength else { throw Problem(message: "the URI is over \(maxLength) bytes") }
         let path = uri.utf8.split(separator: UInt8(ascii: "?"), maxSplits: 1, omittingEmptySubsequences: false)[0]
         guard let decoded = percentDecoded(Array(path)) else {
@@ -41,7 +59,7 @@ enum OriginalURI {
         guard let first = segments.first, segments.count >= 2, ProductIdentifier.isValid(String(first)) else {
             throw Problem(message: "the URI names no product folder (\(prefix)<product id>/…)")
         }
-        return String(first)
+        return segments.map(String.init)
     }
 
     /// True when the query string of `uri` carries a parameter named `token` or `access_token`.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import IAPObjectStore
 import IAPPurchase
 import IAPRevocationState
 import IAPSystem
@@ -11,12 +12,12 @@ import IAPSystem
 
 /// The options the operator's commands share: the gate's state folder.
 struct StateFolder: ParsableArguments {
-    @Option(help: ArgumentHelp("The gate's --state folder.", valueName: "dir"))
+    @Option(help: ArgumentHelp("The gate's --state folder (or s3://BUCKET/PREFIX).", valueName: "dir"))
     var state: String
 
     /// The store in the folder, which must exist (a typo must not start a state no gate reads); exit 2 if it cannot be opened.
-    func open() throws -> SQLiteRevocationStore {
-        guard FileSystem.status(state)?.isDirectory == true else {
+    func open() throws -> any RevocationStore {
+        guard S3Location.isStoreURL(state) || FileSystem.status(state)?.isDirectory == true else {
             GateSetup.say("iapkg-gate: error: no state folder \(state) (the folder the gate runs with --state)")
             throw ExitCode(2)
         }

@@ -108,7 +108,7 @@ package final class S3Client: Sendable {
     }
 
     /// Waits `seconds` (a backoff between tries).
-    private static func pause(_ seconds: Double) {
+    package static func pause(_ seconds: Double) {
         let lock = ConditionLock()
         let end = MonotonicClock.seconds() + seconds
         lock.withLock {

@@ -9,8 +9,10 @@ folder, ContentInfo.plist, Contents/ and manifest.json, so every tool sends the 
 """
 import os
 import shutil
+import signal
 import statistics
 import subprocess
+import time
 
 import publish_runs
 
@@ -49,6 +51,30 @@ def unpacked_source(iapkg, package, work, name):
     if done.returncode != 0:
         raise RuntimeError("iapkg unpack into %s failed (exit %d): %s" % (root, done.returncode, done.stderr[-600:]))
     return version_folder(root)
+
+
+def end_servers_of(folder, grace=5.0):
+    """Kills (SIGKILL, after `grace` s) what still runs with `folder` on its command line: `weed mini`
+    4.48 did not end on the SIGTERM of seaweed-server.sh's stop (2026-11-28), and seven servers of
+    earlier runs were still up."""
+    deadline = time.monotonic() + grace
+    while True:
+        pids = []
+        for pid in filter(str.isdigit, os.listdir("/proc")):
+            try:
+                with open("/proc/%s/cmdline" % pid, "rb") as f:
+                    if folder.encode() in f.read():
+                        pids.append(int(pid))
+            except OSError:
+                pass
+        if not pids or time.monotonic() > deadline:
+            break
+        time.sleep(0.2)
+    for pid in pids:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
 
 
 def takes_object_stores(iapkg, store):
@@ -112,6 +138,7 @@ def bench(args, runner, side_class, measure, log, name, values):
         measure(made, args.runs, warm_up=not args.no_warmup)
     finally:
         store.stop()
+        end_servers_of(store.folder)
         shutil.rmtree(os.path.dirname(os.path.dirname(src)), ignore_errors=True)
     return dict(zip(TOOLS, (side.outcome for side in made)))
 

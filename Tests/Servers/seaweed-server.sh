@@ -13,9 +13,15 @@ for fd in /proc/$$/fd/*; do
     if [ "$fd" -gt 2 ]; then eval "exec $fd>&-" 2>/dev/null || true; fi
 done
 command="$1" dir="$2"
+# Ends weed mini: SIGTERM, then SIGKILL after 5 s (4.48 does not always stop on SIGTERM).
+end_weed() {
+    kill "$1" 2>/dev/null || return 0
+    for _ in $(seq 1 50); do kill -0 "$1" 2>/dev/null || return 0; sleep 0.1; done
+    kill -9 "$1" 2>/dev/null || true
+}
 case "$command" in
 stop)
-    [ -f "$dir/weed.pid" ] && kill "$(cat "$dir/weed.pid")" 2>/dev/null || true
+    [ -f "$dir/weed.pid" ] && end_weed "$(cat "$dir/weed.pid")"
     exit 0 ;;
 start) watched="$3" ;;
 *) echo "usage: $0 start DIR WATCHED_PID | stop DIR" >&2; exit 64 ;;
@@ -47,7 +53,7 @@ weed=$!
 echo "$weed" >"$dir/weed.pid"
 # The watchdog: stops the server once the watched process (the test run) is gone.
 ( while kill -0 "$watched" 2>/dev/null && kill -0 "$weed" 2>/dev/null; do sleep 1; done
-  kill "$weed" 2>/dev/null || true ) >/dev/null 2>&1 </dev/null &
+  end_weed "$weed" ) >/dev/null 2>&1 </dev/null &
 # Ready once both buckets take a signed write and a delete (a HEAD alone answered a moment before the
 # first PUT was allowed).
 ready() {
@@ -69,7 +75,7 @@ for _ in $(seq 1 300); do
     if ready; then echo "${ports[0]}"; exit 0; fi
     sleep 0.2
 done
-kill "$weed" 2>/dev/null || true
+end_weed "$weed"
 echo "seaweed-server: no answer from weed mini on port ${ports[0]} in 60 s; its log:" >&2
 tail -20 "$dir/weed.log" >&2
 exit 2

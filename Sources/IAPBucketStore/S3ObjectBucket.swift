@@ -29,9 +29,7 @@ package struct S3ObjectBucket: ObjectBucket {
     package func get(_ key: String) throws -> StoredObject? {
         do {
             let object = try client.get(store.key(key), maxBytes: 256 << 20)
-            // The ETag as sent back in If-Match: without the line's end, which this client's header
-            // reading (IAPObjectStore at 2026-11-28) leaves on it and which would end the request's headers.
-            return StoredObject(bytes: object.bytes, etag: String(object.info.etag.filter { !$0.isWhitespace }))
+            return StoredObject(bytes: object.bytes, etag: object.info.etag)
         } catch  where error.kind == .notFound {
             return nil
         } catch {

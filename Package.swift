@@ -98,7 +98,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ], exclude: ["Schemas"]),
-        .executableTarget(name: "iapkg", dependencies: ["IAPSystem", "IAPCrypto", "IAPKitCLI"]),
+        .executableTarget(name: "iapkg", dependencies: ["IAPSystem", "IAPCrypto", "IAPKitCLI", "IAPBucketStore"]),
         // `iapkg fetch`: full Foundation and libcurl, so an executable of its own beside `iapkg`.
         .executableTarget(
             name: "iapkg-fetch",
@@ -183,6 +183,9 @@ package.targets += [
     .testTarget(
         name: "IAPObjectStoreTests", dependencies: ["IAPObjectStore", "IAPSystem", "IAPCrypto", "IAPTestSupport"],
         exclude: ["Fixtures"]),
+    // The version store in a bucket: IAPKit's ObjectBucket on this client, registered by the iapkg
+    // executable so that every command taking a store ROOT takes s3://BUCKET/PREFIX.
+    .target(name: "IAPBucketStore", dependencies: ["IAPKit", "IAPSystem", "IAPObjectStore"]),
 ]
 
 // The web stack (Hummingbird on swift-nio) in targets of its own: `iapkg-gate`, the HTTP service that

@@ -89,7 +89,7 @@ import Testing
     @Test func aFileThatIsNotAFolderIsRefused() throws {
         let folder = try scratch()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        FileManager.default.createFile(atPath: folder + "/file", contents: Data("x".utf8))
+        _ = FileManager.default.createFile(atPath: folder + "/file", contents: Data("x".utf8))
         #expect(throws: StateError.self) { try SQLiteRevocationStore(folder: folder + "/file") }
         try Data("not a database, not at all".utf8).write(to: URL(fileURLWithPath: folder + "/revocations.sqlite"))
         #expect(throws: StateError.self) { try SQLiteRevocationStore(folder: folder) }

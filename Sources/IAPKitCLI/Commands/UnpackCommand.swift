@@ -32,17 +32,10 @@ struct UnpackCommand: IAPSubcommand {
     @Argument(help: "Packages to unpack.")
     var packages: [String]
 
-    @Option(help: "The version store: a root folder, or an object store as s3://BUCKET/PREFIX.")
-    var into: String
+    @OptionGroup var publish: PublishOptions
 
     @Flag(help: "Install without moving 'current'.")
     var noActivate = false
-
-    @Option(help: "Keep at most this many versions per product (the current one is never removed).")
-    var keep: Int?
-
-    @Option(help: "With --keep, never remove a version that was current this recently (seconds, or 30m, 24h, 7d).")
-    var keepFor = DurationArgument(seconds: Double(UnpackOptions.defaultKeepFor))
 
     @Flag(help: "Allow installing a version lower than the current one.")
     var allowDowngrade = false
@@ -50,17 +43,7 @@ struct UnpackCommand: IAPSubcommand {
     @Flag(help: "Replace an installed version whose content differs.")
     var force = false
 
-    @Flag(help: "Validate with warnings as errors.")
-    var strict = false
-
-    @Option(help: "Largest unpacked total accepted, in bytes (default 2 GiB).")
-    var maxUnpackedSize: UInt64 = ContentRules.defaultMaxUnpackedBytes
-
     @OptionGroup var outputOptions: OutputOptions
-
-    func validate() throws {
-        if let keep, keep < 1 { throw ValidationError("--keep must be at least 1") }
-    }
 
     var consoleOptions: OutputOptions? { outputOptions }
 
@@ -72,15 +55,13 @@ struct UnpackCommand: IAPSubcommand {
 
     func execute() throws -> ExitStatus {
         let console = Console.current
-        var options = UnpackOptions(
-            activate: !noActivate, keep: keep, allowDowngrade: allowDowngrade, force: force, strict: strict,
-            maxUnpackedSize: maxUnpackedSize)
-        options.keepFor = Int64(keepFor.seconds.rounded(.up))
+        var options = UnpackOptions(activate: !noActivate, allowDowngrade: allowDowngrade, force: force)
+        publish.apply(to: &options)
         var results: [UnpackReport] = []
         var status = ExitStatus.success
         for package in packages {
             do {
-                let report = try Unpacker.unpack(package, into: into, options: options)
+                let report = try Unpacker.unpack(package, into: publish.into, options: options)
                 results.append(report)
                 for warning in report.warnings {
                     console.note(FindingText.line(warning, path: package, console: console))
@@ -102,7 +83,7 @@ struct UnpackCommand: IAPSubcommand {
                 status = max(status, CommandBoundary.report(error, on: console))
             }
         }
-        if outputOptions.json { console.out(try JSONOutput.encode(Document(root: into, results: results))) }
+        if outputOptions.json { console.out(try JSONOutput.encode(Document(root: publish.into, results: results))) }
         return status
     }
 }

@@ -9,8 +9,10 @@ folder, ContentInfo.plist, Contents/ and manifest.json, so every tool sends the 
 """
 import os
 import shutil
+import signal
 import statistics
 import subprocess
+import time
 
 import publish_runs
 
@@ -49,6 +51,37 @@ def unpacked_source(iapkg, package, work, name):
     if done.returncode != 0:
         raise RuntimeError("iapkg unpack into %s failed (exit %d): %s" % (root, done.returncode, done.stderr[-600:]))
     return version_folder(root)
+
+
+def end_servers_of(folder, grace=5.0):
+    """Kills (SIGKILL, after `grace` s) what still runs with `folder` on its command line: `weed mini`
+    4.48 did not end on the SIGTERM of seaweed-server.sh's stop (2026-11-28), and seven servers of
+    earlier runs were still up."""
+    deadline = time.monotonic() + grace
+    while True:
+        pids = []
+        for pid in filter(str.isdigit, os.listdir("/proc")):
+            try:
+                with open("/proc/%s/cmdline" % pid, "rb") as f:
+                    if folder.encode() in f.read():
+                        pids.append(int(pid))
+            except OSError:
+                pass
+        if not pids or time.monotonic() > deadline:
+            break
+        time.sleep(0.2)
+    for pid in pids:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+
+
+def takes_object_stores(iapkg, store):
+    """Whether `iapkg` opens s3:// stores (a build without the S3 client says so and exits 2)."""
+    probe = subprocess.run([iapkg, "list", "s3://%s/publish-probe" % publish_runs.BUCKET], env=store.environment,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    return "built without object storage" not in probe.stderr
 
 
 def sides(side_class, runner, store, values):
@@ -97,12 +130,15 @@ def bench(args, runner, side_class, measure, log, name, values):
     try:
         values = dict(values, src=src, bucket=publish_runs.BUCKET)
         made = sides(side_class, runner, store, values)
+        if not takes_object_stores(values["iapkg"], store):
+            made[0].outcome.fail("not available", "this iapkg was built without object storage (s3://)")
         log("  %-8s %-5s (%s%d runs each: %s; SeaweedFS at %s)" % (
             "publish", name, "" if args.no_warmup else "warm-up + ", args.runs, ", ".join(TOOLS),
             store.environment["AWS_ENDPOINT_URL"]))
         measure(made, args.runs, warm_up=not args.no_warmup)
     finally:
         store.stop()
+        end_servers_of(store.folder)
         shutil.rmtree(os.path.dirname(os.path.dirname(src)), ignore_errors=True)
     return dict(zip(TOOLS, (side.outcome for side in made)))
 

@@ -146,7 +146,7 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: [
                 "IAPKit", "IAPRules", "XarKit", "BomKit", "IAPSystem", "IAPCompression", "IAPCrypto", "IAPTestSupport",
-                "IAPClient", "IAPPurchase", "IAPObjectStore",
+                "IAPClient", "IAPPurchase",
             ],
             exclude: ["Fixtures"]),
     ]

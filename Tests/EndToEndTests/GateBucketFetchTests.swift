@@ -1,37 +1,17 @@
 import Foundation
 import IAPClient
-import IAPObjectStore
 import IAPPurchase
 import IAPTestSupport
 import Testing
 
 /// `iapkg gate --root s3://…` in front of a real SeaweedFS, reached through a logging proxy that
-/// sends at 4 MB/s: IAPClient and `iapkg fetch` download a store published into the bucket through
-/// the gate's redirects, every file verified, a paused download resumed with
+/// sends at 4 MB/s: IAPClient and `iapkg fetch` download a store published with `iapkg unpack
+/// --into s3://` through the gate's redirects, every file verified, a paused download resumed with
 /// a range request, and the storage side never sees the bearer token.
 @Suite(.serialized, .enabled(if: SeaweedServer.isInstalled, SeaweedServer.skipReason))
 struct GateBucketFetchTests {
     static let product = "com.example.bucket.fetch"
     static let size = 8 << 20
-
-    /// Publishes `package` into the bucket in the version store's layout: `iapkg unpack` into a
-    /// folder store, then every object of the product (`<version>/…`, `current.json`; not the
-    /// folder store's own `.lock` and `current` link) uploaded with the S3 client. (`iapkg unpack
-    /// --into s3://` writes the same keys once IAPKit's object store is registered in the build.)
-    func publish(_ package: String, to location: S3Location, scratch: ScratchFolder, server: SeaweedServer) throws {
-        let unpack = try Harness.run(["iapkg", "unpack", package, "--into", scratch.at("folder-store")])
-        #expect(unpack.status == 0, "\(unpack.stderr)")
-        let client = try S3Client(location: location, environment: AWSEnvironment(server.environment()))
-        let root = scratch.at("folder-store/\(Self.product)")
-        let files = try FileManager.default.subpathsOfDirectory(atPath: root)
-        for file in files.sorted() where !file.hasPrefix(".") && !file.hasPrefix("current/") && file != "current" {
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: root + "/" + file, isDirectory: &isFolder), !isFolder.boolValue
-            else { continue }
-            let bytes = try Data(contentsOf: URL(fileURLWithPath: root + "/" + file))
-            _ = try client.put(location.key("\(Self.product)/\(file)"), bytes: Array(bytes))
-        }
-    }
 
     @Test func fetchDownloadsFromTheBucketThroughTheGateWithoutTheToken() async throws {
         let server = try SeaweedServer.shared()
@@ -42,7 +22,9 @@ struct GateBucketFetchTests {
         try large.write(to: URL(fileURLWithPath: folder + "/Contents/large.bin"))
         try InProcessBuild.package(folder, to: scratch.at("p.pkg"), level: 1)
         let store = "s3://\(SeaweedServer.bucket)/\(SeaweedServer.uniquePrefix())/live"
-        try publish(scratch.at("p.pkg"), to: try S3Location(store), scratch: scratch, server: server)
+        let unpack = try await Harness.run(
+            ["iapkg", "unpack", scratch.at("p.pkg"), "--into", store], environment: server.environment())
+        #expect(unpack.status == 0, "\(unpack.stderr)")
 
         let log = scratch.at("proxy.log")
         let script = Harness.packageRoot.appendingPathComponent("Tests/Servers/logging-proxy.py").path

@@ -113,20 +113,22 @@ let package = Package(
             ]),
         .executableTarget(name: "iapkg-fuzz", dependencies: ["FuzzTargets", "IAPSystem"], exclude: ["README.md"]),
 
-        // What the test targets share: running the built binary, scratch folders, fixture builders.
+        // What the test targets share: the one way a test starts a process (the built binary or any
+        // other program), scratch folders, fixture builders.
         .target(name: "IAPTestSupport", path: "Tests/IAPTestSupport"),
         .testTarget(name: "IAPRulesTests", dependencies: ["IAPRules"]),
         .testTarget(name: "IAPClientTests", dependencies: ["IAPClient", "IAPDelivery"]),
         .testTarget(name: "IAPDeliveryTests", dependencies: ["IAPDelivery"]),
         .testTarget(name: "IAPSystemTests", dependencies: ["IAPSystem", "IAPCrypto"]),
-        .testTarget(name: "IAPCompressionTests", dependencies: ["IAPCompression", "IAPSystem", "IAPCrypto"]),
+        .testTarget(name: "IAPCompressionTests", dependencies: ["IAPCompression", "IAPSystem", "IAPCrypto", "IAPTestSupport"]),
         .testTarget(name: "IAPCryptoTests", dependencies: ["IAPCrypto", "IAPSystem"]),
         .testTarget(name: "XMLKitTests", dependencies: ["XMLKit"]),
         .testTarget(
             name: "XarKitTests",
             dependencies: ["XarKit", "IAPRules", "IAPSystem", "IAPCompression", "IAPCrypto", "IAPTestSupport"]),
         .testTarget(name: "BomKitTests", dependencies: ["BomKit", "IAPSystem", "IAPTestSupport"]),
-        .testTarget(name: "PayloadKitTests", dependencies: ["PayloadKit", "IAPSystem", "IAPCompression", "IAPCrypto"]),
+        .testTarget(
+            name: "PayloadKitTests", dependencies: ["PayloadKit", "IAPSystem", "IAPCompression", "IAPCrypto", "IAPTestSupport"]),
         .testTarget(name: "XcodeKitTests", dependencies: ["XcodeKit", "IAPRules"]),
         .testTarget(
             name: "IAPKitTests",

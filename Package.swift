@@ -171,12 +171,28 @@ package.targets += [
     // StoreKit 2 signed transactions verified offline (x5c chain to a configured root, Apple's
     // marker extensions, ES256) and download tokens (HMAC-SHA256): the library face of `iapkg gate`.
     .target(name: "IAPPurchase", dependencies: ["IAPCrypto"]),
+    // What App Store Server Notifications decided (revocations), kept in SQLite in WAL mode: durable
+    // before a notification is answered, shared by the gates of one host.
+    .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+    .target(name: "IAPRevocationState", dependencies: ["IAPPurchase", "IAPSystem", "CSQLite"]),
+    .testTarget(name: "IAPRevocationStateTests", dependencies: ["IAPRevocationState", "IAPPurchase"]),
     // A root, intermediate and leaf shaped as Apple's StoreKit chain, made in-process with libcrypto,
     // and signed transactions made with them: for the verifier's tests and the gate's.
     .target(
         name: "IAPPurchaseTestSupport", dependencies: ["IAPPurchase", "COpenSSL"],
         path: "Tests/IAPPurchaseTestSupport"),
     .testTarget(name: "IAPPurchaseTests", dependencies: ["IAPPurchase", "IAPPurchaseTestSupport"]),
+]
+
+// The object store: an S3 client (our own SigV4 signer, Debian's libcurl for the transport, credentials
+// and endpoint as the AWS tools read them) for the version store in a bucket and the gate's presigned URLs.
+package.targets += [
+    .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+    .target(
+        name: "IAPObjectStore", dependencies: ["CCurl", "IAPSystem", "IAPCrypto", "XMLKit"], exclude: ["README.md"]),
+    .testTarget(
+        name: "IAPObjectStoreTests", dependencies: ["IAPObjectStore", "IAPSystem", "IAPCrypto", "IAPTestSupport"],
+        exclude: ["Fixtures"]),
 ]
 
 // The web stack (Hummingbird on swift-nio) in targets of its own: `iapkg-gate`, the HTTP service that
@@ -196,7 +212,7 @@ if ProcessInfo.processInfo.environment["IAPKG_NO_WEB"] != "1" {
         .target(
             name: "IAPGate",
             dependencies: [
-                "IAPPurchase", "IAPDelivery", "IAPSystem",
+                "IAPPurchase", "IAPRevocationState", "IAPDelivery", "IAPSystem",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -206,6 +222,9 @@ if ProcessInfo.processInfo.environment["IAPKG_NO_WEB"] != "1" {
         .executableTarget(name: "iapkg-gate", dependencies: ["IAPGate"]),
         .testTarget(
             name: "IAPGateTests",
-            dependencies: ["IAPGate", "IAPPurchase", "IAPDelivery", "IAPPurchaseTestSupport", "IAPTestSupport"]),
+            dependencies: [
+                "IAPGate", "IAPPurchase", "IAPRevocationState", "IAPDelivery", "IAPPurchaseTestSupport",
+                "IAPTestSupport",
+            ]),
     ]
 }

@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
 """Makes a test PKI shaped as Apple's StoreKit 2 chain and signed transactions for the gated nginx test.
 
-    make-test-transactions.py OUTDIR BUNDLE PRODUCT
+    make-test-transactions.py OUTDIR BUNDLE PRODUCT [APP_APPLE_ID [BULK_COUNT]]
 
-Writes OUTDIR/root.pem (the trust anchor to give iapkg gate), OUTDIR/stranger-root.pem (a root
-nobody trusts), and one compact JWS per case in OUTDIR/<case>.jws: a valid purchase, and one
-transaction for each refusal the gate must give. Made with Python's `cryptography`: the certificates,
+Writes OUTDIR/root.pem (the trust anchor to give iapkg gate), OUTDIR/root.der (the same, DER),
+OUTDIR/stranger-root.pem (a root nobody trusts), and one compact JWS per case in OUTDIR/<case>.jws:
+a valid purchase, and one transaction for each refusal the gate must give. With APP_APPLE_ID, also
+App Store Server Notifications V2 bodies ({"signedPayload": "<JWS>"}) about the valid purchase's
+original transaction, in OUTDIR/notifications/<case>.json (see make_test_notifications.py); with
+BULK_COUNT, that many REFUNDs of distinct purchases in OUTDIR/bulk-refunds.jsonl, one body a line. Made with Python's `cryptography`: the certificates,
 the JWS and its JOSE signature are built by code written apart from the Swift verifier's.
 """
 import base64, datetime, json, os, sys
@@ -32,7 +35,17 @@ def certificate(subject, issuer, key, issuer_key, ca, marker=None):
     builder = (x509.CertificateBuilder().subject_name(name(subject)).issuer_name(name(issuer))
                .public_key(key.public_key()).serial_number(x509.random_serial_number())
                .not_valid_before(START).not_valid_after(END)
-               .add_extension(x509.BasicConstraints(ca=ca, path_length=None), critical=True))
+               .add_extension(x509.BasicConstraints(ca=ca, path_length=None), critical=True)
+               # Key identifiers and a CA's key usage, as Apple's certificates carry them (OpenSSL's X509_STRICT,
+               # which Apple's App Store Server Library sets, requires them).
+               .add_extension(x509.SubjectKeyIdentifier.from_public_key(key.public_key()), critical=False)
+               .add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(issuer_key.public_key()),
+                              critical=False))
+    if ca:
+        builder = builder.add_extension(x509.KeyUsage(
+            digital_signature=False, content_commitment=False, key_encipherment=False, data_encipherment=False,
+            key_agreement=False, key_cert_sign=True, crl_sign=True, encipher_only=False, decipher_only=False),
+            critical=True)
     if marker is not None:
         builder = builder.add_extension(x509.UnrecognizedExtension(marker, b"\x05\x00"), critical=False)
     return builder.sign(issuer_key, hashes.SHA384())
@@ -80,6 +93,8 @@ unmarked = with_leaf(pki, marker=None)
 os.makedirs(out, exist_ok=True)
 with open(os.path.join(out, "root.pem"), "wb") as f:
     f.write(pki["root"].public_bytes(serialization.Encoding.PEM))
+with open(os.path.join(out, "root.der"), "wb") as f:
+    f.write(pki["root"].public_bytes(serialization.Encoding.DER))
 with open(os.path.join(out, "stranger-root.pem"), "wb") as f:
     f.write(stranger["root"].public_bytes(serialization.Encoding.PEM))
 cases = {
@@ -101,3 +116,11 @@ for case, text in cases.items():
     with open(os.path.join(out, case + ".jws"), "w") as f:
         f.write(text)
 print(" ".join(sorted(cases)))
+if len(sys.argv) > 4:
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from make_test_notifications import write_bulk, write_notifications
+    write_notifications(os.path.join(out, "notifications"), int(sys.argv[4]), bundle, payload, jws,
+                        pki=pki, stranger=stranger, now_ms=NOW_MS, b64url=b64url)
+    if len(sys.argv) > 5:
+        write_bulk(os.path.join(out, "bulk-refunds.jsonl"), int(sys.argv[5]), int(sys.argv[4]), bundle, payload, jws,
+                   pki=pki, now_ms=NOW_MS)

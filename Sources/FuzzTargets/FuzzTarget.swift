@@ -25,6 +25,9 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     /// A StoreKit 2 signed transaction (compact JWS, or its header and payload JSON and signature)
     /// through `TransactionVerifier`, as `iapkg gate` verifies what an app sends.
     case jws
+    /// An App Store Server Notification V2 request body (or its JWS's header and payload JSON and
+    /// signature) through `NotificationVerifier`, as `iapkg gate` verifies what Apple posts.
+    case notification
 
     /// Runs one input through the target.
     package func run(_ bytes: [UInt8]) {
@@ -39,6 +42,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         case .content: ContentTargets.validateAndUnpack(bytes)
         case .pbxproj: ProjectTargets.readProject(bytes)
         case .jws: PurchaseTargets.verifyTransaction(bytes)
+        case .notification: NotificationTargets.verifyNotification(bytes)
         }
     }
 
@@ -54,6 +58,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         case .content: "content.dict"
         case .pbxproj: "pbxproj.dict"
         case .jws: "jws.dict"
+        case .notification: "notification.dict"
         }
     }
 }

@@ -7,7 +7,9 @@ import IAPPurchase
 #endif
 
 /// The gate's decisions, free of HTTP: `authorize` turns a signed transaction into a download
-/// token, `check` says whether a token opens the file a URI names.
+/// token, `check` says whether a token opens the file a URI names, `notify` takes an App Store
+/// Server Notification (Gate+Notifications.swift); with revocations kept, a revoked purchase earns
+/// no token and its tokens open nothing.
 package struct Gate: Sendable {
     /// The largest request body accepted by `POST /v1/authorize`.
     package static let maxBodySize = 64 * 1024
@@ -22,12 +24,19 @@ package struct Gate: Sendable {
     package let tokenTTL: Int
     /// The URI path under which nginx serves ROOT (starts and ends with `/`).
     package let uriPrefix: String
+    /// Verifies notifications (nil: `/v1/notifications` is off).
+    package let notifications: NotificationVerifier?
+    /// What notifications and operators decided (nil: no revocation is checked).
+    package let revocations: (any RevocationStore)?
 
-    /// A gate deciding with `verifier` and `tokens` over `products`.
+    /// A gate deciding with `verifier` and `tokens` over `products`; taking notifications with
+    /// `notifications` and keeping their decisions in `revocations` when given.
     package init(
         verifier: TransactionVerifier, tokens: DownloadTokens, products: PublishedProducts, tokenTTL: Int,
-        uriPrefix: String
+        uriPrefix: String, notifications: NotificationVerifier? = nil, revocations: (any RevocationStore)? = nil
     ) {
+        self.notifications = notifications
+        self.revocations = revocations
         self.verifier = verifier
         self.tokens = tokens
         self.products = products
@@ -57,12 +66,14 @@ package struct Gate: Sendable {
             return .refusal(403, error.reason.rawValue, error.message)
         }
         let product = transaction.productId
+        let purchase = transaction.originalTransactionId ?? transaction.transactionId
+        if let refusal = revocationRefusal(purchase, product: product) { return refusal }
         guard let current = products.current(of: product) else {
             return .refusal(
                 403, PurchaseRefusal.Reason.productUnknown.rawValue, "no product '\(product)' is published here",
                 product: product)
         }
-        let issued = tokens.issue(product: product, ttl: tokenTTL, now: now)
+        let issued = tokens.issue(product: product, ttl: tokenTTL, now: now, originalTransactionId: purchase)
         var out = Array("{\"expiresAt\":\(Int64(issued.expiresAt.timeIntervalSince1970)),\"manifestSHA256\":".utf8)
         JSONWriter.append(current.manifestSHA256, to: &out)
         out += Array(",\"path\":".utf8)
@@ -106,11 +117,21 @@ package struct Gate: Sendable {
             }
             token = bearer
         }
+        let checked: IssuedToken
         do {
-            try tokens.check(token, product: product, now: now)
+            checked = try tokens.check(token, product: product, now: now)
         } catch {
             let status = error.reason == .otherProduct ? 403 : 401
             return .refusal(status, error.reason.rawValue, error.message, product: product)
+        }
+        if revocations != nil {
+            guard let purchase = checked.originalTransactionId else {
+                return .refusal(
+                    401, TokenRefusal.Reason.unbound.rawValue,
+                    "the token names no purchase (issued before refunds were checked); ask for a new one",
+                    product: product)
+            }
+            if let refusal = revocationRefusal(purchase, product: product) { return refusal }
         }
         return GateAnswer(status: 204, code: "ok", product: product, body: [])
     }

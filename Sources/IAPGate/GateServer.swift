@@ -1,5 +1,6 @@
 import HTTPTypes
 import Hummingbird
+import IAPPurchase
 import Logging
 import NIOCore
 
@@ -10,7 +11,7 @@ import NIOCore
 #endif
 
 /// The gate over HTTP/1.1 (Hummingbird on swift-nio): `POST /v1/authorize`, `GET /v1/check`,
-/// `GET /v1/health`; one JSON log line per request on stdout; request bodies bounded in size and
+/// `POST /v1/notifications`, `GET /v1/health`; one JSON log line per request on stdout; request bodies bounded in size and
 /// time, idle connections closed; SIGTERM or SIGINT stops taking connections, lets the requests in
 /// hand finish, and returns.
 package struct GateServer: Sendable {
@@ -42,13 +43,22 @@ package struct GateServer: Sendable {
             var request = request
             let body: [UInt8]
             do {
-                body = try await Self.collect(&request)
+                body = try await Self.collect(&request, limit: Gate.maxBodySize)
             } catch {
                 return Self.response(
                     .refusal(413, "request-too-large", "the request body is over \(Gate.maxBodySize) bytes or too slow")
                 )
             }
             return Self.response(await gate.authorize(body: body))
+        }
+        router.post("/v1/notifications") { request, _ -> Response in
+            var request = request
+            let limit = NotificationVerifier.maxBodyLength
+            guard let body = try? await Self.collect(&request, limit: limit) else {
+                return Self.response(
+                    .refusal(413, "request-too-large", "the request body is over \(limit) bytes or too slow"))
+            }
+            return Self.response(gate.notify(body: body))
         }
         router.get("/v1/check") { request, _ -> Response in
             let uri = request.headers[HTTPField.Name("X-Original-URI")!]
@@ -70,12 +80,12 @@ package struct GateServer: Sendable {
         try await app.runService()
     }
 
-    /// The request's body, at most `Gate.maxBodySize` bytes, arriving within `bodyTimeout`.
-    static func collect(_ request: inout Request) async throws -> [UInt8] {
+    /// The request's body, at most `limit` bytes, arriving within `bodyTimeout`.
+    static func collect(_ request: inout Request, limit: Int) async throws -> [UInt8] {
         let body = request.body
         return try await withThrowingTaskGroup(of: [UInt8]?.self) { group in
             group.addTask {
-                var buffer = try await body.collect(upTo: Gate.maxBodySize)
+                var buffer = try await body.collect(upTo: limit)
                 return buffer.readBytes(length: buffer.readableBytes) ?? []
             }
             group.addTask {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import IAPPurchase
+import IAPRevocationState
 import IAPSystem
 
 /// Loading the gate's files: unreadable files exit 2, unusable contents are usage errors (64).
@@ -49,6 +50,16 @@ enum GateSetup {
         } catch {
             say("iapkg-gate: error: --key-file \(path): \(error)")
             throw ExitCode(64)
+        }
+    }
+
+    /// The revocation state in `folder`, or exit 2 saying why not.
+    static func revocations(_ folder: String) throws -> SQLiteRevocationStore {
+        do {
+            return try SQLiteRevocationStore(folder: folder)
+        } catch {
+            say("iapkg-gate: error: --state: \(error)")
+            throw ExitCode(2)
         }
     }
 

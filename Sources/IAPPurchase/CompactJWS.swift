@@ -26,21 +26,21 @@ struct CompactJWS {
     let signingInput: [UInt8]
 
     /// Splits and decodes `text`, refusing anything that is not exactly three canonical parts.
-    init(_ text: String, maxLength: Int) throws(PurchaseRefusal) {
+    init(_ text: String, maxLength: Int, naming what: String = "signed transaction") throws(PurchaseRefusal) {
         guard text.utf8.count <= maxLength else {
             throw PurchaseRefusal(
-                .jwsTooLarge, "the signed transaction is \(text.utf8.count) bytes; at most \(maxLength) are accepted")
+                .jwsTooLarge, "the \(what) is \(text.utf8.count) bytes; at most \(maxLength) are accepted")
         }
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, parts.allSatisfy({ !$0.isEmpty }) else {
             throw PurchaseRefusal(
                 .jwsMalformed,
-                "a signed transaction is three non-empty base64url parts joined by '.' (found \(parts.count))")
+                "a \(what) is three non-empty base64url parts joined by '.' (found \(parts.count))")
         }
         guard let headerBytes = Base64URL.decode(parts[0]), let payload = Base64URL.decode(parts[1]),
             let signature = Base64URL.decode(parts[2])
         else {
-            throw PurchaseRefusal(.jwsBase64, "a part of the signed transaction is not canonical unpadded base64url")
+            throw PurchaseRefusal(.jwsBase64, "a part of the \(what) is not canonical unpadded base64url")
         }
         guard JSONShape.isObject(headerBytes),
             let header = try? JSONDecoder().decode(Header.self, from: Data(headerBytes))

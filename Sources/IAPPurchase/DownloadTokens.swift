@@ -9,13 +9,16 @@ internal import IAPCrypto
 /// Download tokens: short-lived bearer tokens bound to one product, signed with HMAC-SHA256.
 ///
 /// A token is `BASE64URL(claims) "." BASE64URL(HMAC-SHA256(key, BASE64URL(claims)))`, the claims
-/// `{"exp":<unix seconds>,"pid":"<product>","v":1}`. Nothing is stored on the server: a token is
-/// valid while its signature verifies and `exp` is ahead, so rotating the key revokes every token.
+/// `{"exp":<unix seconds>,"otid":"<original transaction>","pid":"<product>","v":1}` (`otid` names
+/// the purchase it was issued for, so that a server can refuse it once that purchase is refunded;
+/// tokens issued before 2026-11-28 have none). Nothing is stored on the server: a token is valid
+/// while its signature verifies and `exp` is ahead, so rotating the key revokes every token.
 ///
 /// ```swift
 /// let tokens = try DownloadTokens(key: keyFileBytes)
-/// let token = tokens.issue(product: "com.example.game.levels.pack1", ttl: 600)
-/// try tokens.check(token, product: "com.example.game.levels.pack1")   // throws TokenRefusal when not
+/// let issued = tokens.issue(product: "com.example.game.levels.pack1", ttl: 600, originalTransactionId: "2000000000000001")
+/// let checked = try tokens.check(issued.token, product: "com.example.game.levels.pack1")   // throws TokenRefusal when not
+/// // checked.originalTransactionId: refuse the download when that purchase has been revoked since.
 /// ```
 public struct DownloadTokens: Sendable {
     /// The shortest key accepted, in bytes (the HMAC-SHA256 block's security level).
@@ -36,13 +39,16 @@ public struct DownloadTokens: Sendable {
         self.key = key
     }
 
-    /// A token for `product` valid for `ttl` seconds from `now`.
-    public func issue(product: String, ttl: Int, now: Date = Date()) -> IssuedToken {
+    /// A token for `product` valid for `ttl` seconds from `now`, naming the purchase it is issued
+    /// for (the transaction's `originalTransactionId`) when given.
+    public func issue(product: String, ttl: Int, now: Date = Date(), originalTransactionId: String? = nil)
+        -> IssuedToken
+    {
         let expires = Int64(now.timeIntervalSince1970.rounded(.down)) + Int64(ttl)
-        let claims = Claims(exp: expires, pid: product, v: 1)
+        let claims = Claims(exp: expires, otid: originalTransactionId, pid: product, v: 1)
         return IssuedToken(
             token: signed(claims: claims.json), product: product,
-            expiresAt: Date(timeIntervalSince1970: Double(expires)))
+            expiresAt: Date(timeIntervalSince1970: Double(expires)), originalTransactionId: originalTransactionId)
     }
 
     /// `BASE64URL(claims) "." BASE64URL(HMAC-SHA256(key, BASE64URL(claims)))`.
@@ -53,9 +59,11 @@ public struct DownloadTokens: Sendable {
         return body + "." + Base64URL.encode(code)
     }
 
-    /// Checks that `token` was issued with this key for `product` and has not expired at `now`.
+    /// Checks that `token` was issued with this key for `product` and has not expired at `now`;
+    /// returns what it says (the purchase it names, if any, is for the caller to check).
     /// - Throws: ``TokenRefusal``.
-    public func check(_ token: String, product: String, now: Date = Date()) throws(TokenRefusal) {
+    @discardableResult
+    public func check(_ token: String, product: String, now: Date = Date()) throws(TokenRefusal) -> IssuedToken {
         let claims = try verified(token)
         guard Double(claims.exp) > now.timeIntervalSince1970 else {
             throw TokenRefusal(.expired, "the token expired; ask for a new one")
@@ -63,6 +71,9 @@ public struct DownloadTokens: Sendable {
         guard claims.pid == product else {
             throw TokenRefusal(.otherProduct, "the token is for another product")
         }
+        return IssuedToken(
+            token: token, product: claims.pid, expiresAt: Date(timeIntervalSince1970: Double(claims.exp)),
+            originalTransactionId: claims.otid)
     }
 
     /// The claims of `token` once its form and signature are checked (expiry is not).
@@ -81,7 +92,7 @@ public struct DownloadTokens: Sendable {
             throw TokenRefusal(.signature, "the token's signature does not verify (altered, or from another key)")
         }
         guard JSONShape.isObject(body), let claims = try? JSONDecoder().decode(Claims.self, from: Data(body)),
-            claims.v == 1
+            claims.v == 1, claims.otid.map(Identifier.isPlain) ?? true
         else {
             throw TokenRefusal(.malformed, "the token's claims are not version 1")
         }
@@ -92,6 +103,8 @@ public struct DownloadTokens: Sendable {
     struct Claims: Codable, Equatable {
         /// Expiry, seconds since 1970.
         let exp: Int64
+        /// The original transaction the token was issued for (absent in tokens issued before 2026-11-28).
+        let otid: String?
         /// The product.
         let pid: String
         /// The claims' version.
@@ -101,7 +114,7 @@ public struct DownloadTokens: Sendable {
         var json: [UInt8] {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            // Encoding two integers and a string cannot fail.
+            // Encoding integers and strings cannot fail.
             return (try? Array(encoder.encode(self))) ?? []
         }
     }
@@ -115,6 +128,8 @@ public struct IssuedToken: Sendable, Equatable {
     public let product: String
     /// When it stops opening it.
     public let expiresAt: Date
+    /// The purchase it was issued for (the transaction's `originalTransactionId`), when it names one.
+    public let originalTransactionId: String?
 }
 
 /// A token key that cannot be used (too short).
@@ -140,6 +155,8 @@ public struct TokenRefusal: Error, Equatable, Sendable, CustomStringConvertible 
         case expired = "token-expired"
         /// The token opens another product.
         case otherProduct = "token-other-product"
+        /// The token names no purchase (issued before 2026-11-28), and the server checks revocations.
+        case unbound = "token-unbound"
     }
 
     /// The stable code.

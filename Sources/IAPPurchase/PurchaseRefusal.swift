@@ -1,4 +1,5 @@
-/// Why a signed transaction earns no download: a stable reason code and a message for people.
+/// Why a signed transaction earns no download, or a notification is not taken: a stable reason
+/// code and a message for people.
 ///
 /// The codes are part of the interface (the gate answers them in JSON and logs them); they are
 /// never renamed, only added to.
@@ -43,7 +44,12 @@ public struct PurchaseRefusal: Error, Equatable, Sendable, CustomStringConvertib
         case bundleMismatch = "bundle-mismatch"
         /// `environment` is not the configured one.
         case environmentMismatch = "environment-mismatch"
-        /// The purchase was refunded or revoked (`revocationDate` is present).
+        /// A notification's `appAppleId` is not the configured one.
+        case appAppleIdMismatch = "app-apple-id-mismatch"
+        /// A notification's request body is not `{"signedPayload": "<JWS>"}`.
+        case requestMalformed = "request-malformed"
+        /// The purchase was refunded or revoked: its `revocationDate` is present, or a notification
+        /// (`REFUND`, `REVOKE`) or an operator revoked its original transaction since.
         case revoked = "revoked"
         /// `type` is not Non-Consumable.
         case notNonConsumable = "not-non-consumable"

@@ -46,6 +46,9 @@ extension SignedTransaction {
         let originalTransactionId: String?
     }
 
+    /// Year 2000 to year 10000 in milliseconds: anything else is not a date Apple signed.
+    static let plausibleMilliseconds: ClosedRange<Int64> = 946_684_800_000...253_402_300_799_000
+
     /// Decodes a payload, refusing missing fields, wrong types and dates out of range.
     init(payload: [UInt8]) throws(PurchaseRefusal) {
         let wire: Wire
@@ -57,8 +60,7 @@ extension SignedTransaction {
                 "the payload lacks a field or has one of the wrong type (bundleId, productId, environment, type, "
                     + "transactionId: strings; signedDate, revocationDate: integers of milliseconds)")
         }
-        // Year 2000 to year 10000: anything else is not a date Apple signed.
-        let range: ClosedRange<Int64> = 946_684_800_000...253_402_300_799_000
+        let range = Self.plausibleMilliseconds
         guard range.contains(wire.signedDate), wire.revocationDate.map(range.contains) ?? true else {
             throw PurchaseRefusal(.jwsPayload, "signedDate or revocationDate is not a plausible time in milliseconds")
         }

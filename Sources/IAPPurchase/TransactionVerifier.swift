@@ -51,34 +51,16 @@ public struct TransactionVerifier: Sendable {
     package func verifyWithoutSuspending(_ jws: String, isPublished: (String) -> Bool = { _ in true })
         throws(PurchaseRefusal) -> SignedTransaction
     {
-        let parsed = try CompactJWS(jws, maxLength: Self.maxJWSLength)
-        guard parsed.header.alg == "ES256" else {
-            throw PurchaseRefusal(
-                .jwsAlgorithm, "the header's alg is '\(Printable.clip(parsed.header.alg))', not ES256")
-        }
-        guard parsed.header.crit == nil else {
-            throw PurchaseRefusal(.jwsCritical, "the header names critical extensions (crit), which are not understood")
-        }
-        let transaction = try SignedTransaction(payload: parsed.payload)
-        let chain = try verifyChain(parsed.header.x5c, at: transaction.signedDate)
-        try verifyPath(chain, at: transaction.signedDate)
-        try verifySignature(parsed, leaf: chain[0])
+        let transaction = try SignedDataCheck(anchors: anchors).verify(
+            jws, maxLength: Self.maxJWSLength, naming: "signed transaction", decode: SignedTransaction.init(payload:),
+            signedDate: \.signedDate)
         try checkPurchase(transaction, isPublished: isPublished)
         return transaction
     }
 
     /// The purchase's own fields: app, environment, revocation, type, product.
     func checkPurchase(_ transaction: SignedTransaction, isPublished: (String) -> Bool) throws(PurchaseRefusal) {
-        guard transaction.bundleId == bundleId else {
-            throw PurchaseRefusal(
-                .bundleMismatch,
-                "the purchase is for the app '\(Printable.clip(transaction.bundleId))', not '\(bundleId)'")
-        }
-        guard transaction.environment == environment.rawValue else {
-            throw PurchaseRefusal(
-                .environmentMismatch,
-                "the purchase was made in '\(Printable.clip(transaction.environment))', not \(environment.rawValue)")
-        }
+        try checkOwner(transaction)
         guard transaction.revocationDate == nil else {
             throw PurchaseRefusal(.revoked, "the purchase was refunded or revoked (revocationDate is set)")
         }
@@ -96,12 +78,17 @@ public struct TransactionVerifier: Sendable {
         }
     }
 
-    /// The ES256 signature (JOSE r‖s, 64 bytes) over the signing input, with the leaf's P-256 key.
-    private func verifySignature(_ jws: CompactJWS, leaf: X509Certificate) throws(PurchaseRefusal) {
-        let verified = try? SignatureVerification.verifyES256(
-            signature: jws.signature, message: jws.signingInput, certificate: leaf)
-        guard verified == true else {
-            throw PurchaseRefusal(.signatureInvalid, "the signature does not verify with the leaf certificate's key")
+    /// The app and environment a transaction belongs to must be the configured ones.
+    func checkOwner(_ transaction: SignedTransaction) throws(PurchaseRefusal) {
+        guard transaction.bundleId == bundleId else {
+            throw PurchaseRefusal(
+                .bundleMismatch,
+                "the purchase is for the app '\(Printable.clip(transaction.bundleId))', not '\(bundleId)'")
+        }
+        guard transaction.environment == environment.rawValue else {
+            throw PurchaseRefusal(
+                .environmentMismatch,
+                "the purchase was made in '\(Printable.clip(transaction.environment))', not \(environment.rawValue)")
         }
     }
 }

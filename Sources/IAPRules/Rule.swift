@@ -16,7 +16,7 @@ public struct Rule: Hashable, Sendable, Encodable, CustomStringConvertible {
     public let summary: String
     /// Why the rule exists and what to do when a package breaks it.
     public let explanation: String
-    /// A few words README's rule table adds after the id (Markdown), or nil.
+    /// A few words the rule table (`iapkg rules --markdown`) adds after the id (Markdown, no links), or nil.
     public let tableNote: String?
 
     init(

@@ -1,7 +1,7 @@
-/// Every rule, collected from the rule groups by family in README's order: the one catalogue
-/// `iapkg rules`, SARIF and README's generated table read.
+/// Every rule, collected from the rule groups by family in the order of `RuleFamily`'s cases: the one
+/// catalogue `iapkg rules`, SARIF and the generated rule table read.
 extension Rule {
-    /// Every rule of the catalogue, by family in README's order, each group's in declaration order.
+    /// Every rule of the catalogue, by family in the order of `RuleFamily`'s cases, each group's in declaration order.
     public static let all: [Rule] = RuleFamily.allCases.flatMap { family in groups(of: family).flatMap(\.rules) }
 
     /// The rule whose id is `id`, if any.

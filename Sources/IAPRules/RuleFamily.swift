@@ -1,4 +1,5 @@
-/// The group a rule belongs to: the rows of README's rule table, in its order.
+/// The group a rule belongs to: the rows of the rule table (`iapkg rules --markdown`), in the order
+/// of these cases.
 public enum RuleFamily: String, CaseIterable, Codable, Sendable {
     /// The xar container: header, table of contents, heap, checksums, signatures.
     case container
@@ -21,7 +22,7 @@ public enum RuleFamily: String, CaseIterable, Codable, Sendable {
     /// An In-App Purchase Content Xcode project that `build`, `validate` or `init --from` reads.
     case xcode
 
-    /// The group's name in README's rule table.
+    /// The group's name in the rule table.
     public var title: String {
         switch self {
         case .container: "container (xar)"

@@ -7,7 +7,8 @@ extension RuleGroup {
     var rules: [Rule] { Mirror(reflecting: self).children.compactMap { $0.value as? Rule } }
 }
 
-/// Each group once, each family's groups in README's order, and `Rule.xarMagic` looked up in them.
+/// Each group once, each family's groups in the order of `RuleFamily`'s cases, and `Rule.xarMagic`
+/// looked up in them.
 extension Rule {
     static let containerArchive = ContainerArchiveRules()
     static let containerEntry = ContainerEntryRules()
@@ -23,7 +24,7 @@ extension Rule {
     static let pbzx = PbzxRules()
     static let xcode = XcodeRules()
 
-    /// The groups whose rules belong to `family`, in README's order.
+    /// The groups whose rules belong to `family`, in the order of `RuleFamily`'s cases.
     static func groups(of family: RuleFamily) -> [any RuleGroup] {
         switch family {
         case .container: [containerArchive, containerEntry, signature]

@@ -1,4 +1,5 @@
-/// README's rule table, made from the catalogue: a row per family, its errors and its warnings,
+/// The rule table (`iapkg rules --markdown`, shown in the Rules article of IAPKit's documentation),
+/// made from the catalogue: a row per family, its errors and its warnings,
 /// each id in backquotes with its table note after it.
 public enum RuleTable {
     /// The table in Markdown, header included, a newline after each row.

@@ -57,7 +57,9 @@ package final class Server: @unchecked Sendable {
         self.health = ServeHealth(startedAt: WallClock.now().seconds)
         queue = ServeQueue(gatherSeconds: options.gatherSeconds)
         incoming = try translatingErrors { try IncomingFolder(options.incoming) }
-        _ = try translatingErrors { try VersionStore.open(options.root, create: true) }
+        if case .folder(let root) = StoreLocation(options.root) {  // a bucket may be down at start: retried later
+            _ = try translatingErrors { try VersionStore.open(root, create: true) }
+        }
     }
 
     /// Runs until `stop` is signalled: recovers what a killed run left, takes what arrived while
@@ -137,9 +139,11 @@ package final class Server: @unchecked Sendable {
         publishHealth()
     }
 
-    /// Removes what killed installs left in every product of the store (under each product's lock).
+    /// Removes what killed installs left in every product of a folder store (under each product's
+    /// lock); in an object store, a version's leftovers go when that version is published again.
     private func cleanStore() throws {
-        let store = try VersionStore.open(options.root, create: true)
+        guard case .folder(let root) = StoreLocation(options.root) else { return }
+        let store = try VersionStore.open(root, create: true)
         for product in try store.products() {
             try store.lockProduct(product, create: false).removeStaleWork()
         }

@@ -1,6 +1,6 @@
 internal import IAPCompression
 
-/// Decodes one or more concatenated bzip2 or xz streams from a byte source with IAPCore's
+/// Decodes one or more concatenated bzip2 or xz streams from a byte source with IAPCompression's
 /// decoders, stopping with an error the moment the decoded total would pass a cap.
 ///
 /// Bytes after a stream must start another stream of the same format; anything else is junk and

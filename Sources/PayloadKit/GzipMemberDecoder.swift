@@ -1,6 +1,6 @@
 internal import IAPCompression
 
-/// Decodes one or more concatenated gzip members from a byte source with IAPCore's Inflater,
+/// Decodes one or more concatenated gzip members from a byte source with IAPCompression's Inflater,
 /// stopping with an error the moment the decoded total would pass a cap.
 ///
 /// Bytes after a member must start another member (`1f 8b`); anything else is junk and an error.

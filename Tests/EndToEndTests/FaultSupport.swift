@@ -61,12 +61,13 @@ final class RunningProcess {
     let process: Process
     private let outputFile: String
 
-    /// Starts the built iapkg with `arguments`.
-    init(_ arguments: [String], scratch: ScratchFolder) throws {
+    /// Starts the built iapkg with `arguments`, `environment` added to the test's.
+    init(_ arguments: [String], scratch: ScratchFolder, environment: [String: String] = [:]) throws {
         outputFile = scratch.at("output-\(UUID().uuidString)")
         _ = FileManager.default.createFile(atPath: outputFile, contents: nil)
         let sink = try FileHandle(forWritingTo: URL(fileURLWithPath: outputFile))
-        process = try Harness.start(["iapkg"] + arguments, standardOutput: sink, standardError: sink)
+        process = try Harness.start(
+            ["iapkg"] + arguments, environment: environment, standardOutput: sink, standardError: sink)
     }
 
     /// Waits for the end; the exit status, or nil when a signal ended it (a crash).

@@ -9,7 +9,10 @@ final class ServeProcess {
     let outPath: String
     let errPath: String
 
-    init(_ scratch: ScratchFolder, incoming: String, root: String, extra: [String] = [], tag: String = "serve") throws {
+    init(
+        _ scratch: ScratchFolder, incoming: String, root: String, extra: [String] = [], tag: String = "serve",
+        environment: [String: String] = [:]
+    ) throws {
         outPath = scratch.at("\(tag).out")
         errPath = scratch.at("\(tag).err")
         _ = FileManager.default.createFile(atPath: outPath, contents: nil)
@@ -19,7 +22,8 @@ final class ServeProcess {
                 "iapkg", "serve", "--incoming", incoming, "--into", root, "--rescan-seconds", "1", "--settle-seconds",
                 "0.5",
             ]
-                + extra, standardOutput: try FileHandle(forWritingTo: URL(fileURLWithPath: outPath)),
+                + extra, environment: environment,
+            standardOutput: try FileHandle(forWritingTo: URL(fileURLWithPath: outPath)),
             standardError: try FileHandle(forWritingTo: URL(fileURLWithPath: errPath)))
     }
 

@@ -125,4 +125,26 @@ import XcodeKit
             }
         }
     }
+
+    /// Each notification seed verifies or is refused as its name says (a refusal's name is its reason
+    /// code, `inner-` when the transaction inside is the wrong part), in both forms.
+    @Test func everyNotificationSeedReachesTheCheckItsNameSays() throws {
+        let verifier = try #require(NotificationTargets.verifier)
+        let seeds = try Self.seeds(.notification)
+        #expect(seeds.count >= 20)
+        let verifying: Set = [
+            "refund", "refund-reversed", "refund-stale", "revoke-later", "refund-reversed-last", "test",
+            "consumption-request", "refund-declined", "unknown-type", "refund-without-transaction",
+        ]
+        for seed in seeds {
+            let name = String(seed.name.split(separator: ".").first ?? "")
+            let expected = name.hasPrefix("inner-") ? String(name.dropFirst(6)) : name
+            do {
+                _ = try verifier.verify(body: NotificationTargets.body(seed.bytes))
+                #expect(verifying.contains(name), "\(seed.name)")
+            } catch {
+                #expect(error.reason.rawValue == expected, "\(seed.name)")
+            }
+        }
+    }
 }

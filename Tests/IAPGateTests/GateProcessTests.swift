@@ -115,6 +115,7 @@ import Testing
             (64, ["--trust-anchor", folder + "/gate.key"], "no PEM certificate"),
             (2, ["--key-file", folder + "/missing.key"], "cannot read key file"),
             (2, ["--trust-anchor", folder + "/missing.pem"], "cannot read trust anchor"),
+            (2, ["--state", folder + "/gate.key"], "is not a folder"),
         ]
         for (status, extra, message) in cases {
             let (exit, stderr) = try run(arguments(folder, extra))

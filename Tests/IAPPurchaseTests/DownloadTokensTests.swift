@@ -69,6 +69,18 @@ import Testing
         #expect(try refusal(tokens.signed(claims: Array(#"["exp"]"#.utf8))) == .malformed)
     }
 
+    @Test func aTokenNamesThePurchaseItWasIssuedFor() throws {
+        let tokens = try DownloadTokens(key: Array(repeating: 7, count: 32))
+        let product = "com.example.game.levels.pack1"
+        let bound = tokens.issue(product: product, ttl: 60, originalTransactionId: "2000000000000001")
+        #expect(try tokens.check(bound.token, product: product).originalTransactionId == "2000000000000001")
+        // Tokens issued before purchases were named in them: still valid, naming none.
+        let unbound = tokens.issue(product: product, ttl: 60)
+        let claims = try #require(Base64URL.decode(unbound.token.split(separator: ".")[0]))
+        #expect(!String(decoding: claims, as: UTF8.self).contains("otid"))
+        #expect(try tokens.check(unbound.token, product: product).originalTransactionId == nil)
+    }
+
     @Test func shortKeysAreRefused() {
         #expect(throws: TokenKeyError.self) { try DownloadTokens(key: Array(repeating: 1, count: 31)) }
         #expect(throws: TokenKeyError.self) { try DownloadTokens(key: []) }
@@ -78,6 +90,7 @@ import Testing
         #expect(
             TokenRefusal.Reason.allCases.map(\.rawValue) == [
                 "token-missing", "token-malformed", "token-signature", "token-expired", "token-other-product",
+                "token-unbound",
             ])
         #expect(Set(PurchaseRefusal.Reason.allCases.map(\.rawValue)).count == PurchaseRefusal.Reason.allCases.count)
     }

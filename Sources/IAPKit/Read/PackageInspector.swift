@@ -19,7 +19,7 @@ public enum PackageInspector {
             throw Self.openError(error, path: path)
         }
         let (parts, shapeFindings) = PackageParts.detect(archive.toc)
-        var notes = archive.findings + shapeFindings
+        var notes = FindingLog(archive.findings + shapeFindings)
         let signatures = archive.signatureChecks.isEmpty ? nil : archive.signatureChecks
         var report = InspectReport(
             path: path, shape: parts.shape, productIdentifier: nil, contentVersion: nil, extraKeys: [],
@@ -70,42 +70,42 @@ public enum PackageInspector {
                 }
             }
         } catch let error as XarError {
-            notes += archive.findings.unreported([error.finding()])
+            notes.report(error.finding())  // kept only if the open did not report it already
         } catch let error as BomError {
-            notes.append(error.rule.finding(parts.bom?.path, offset: nil, "the Bom cannot be read: \(error)"))
+            notes.report(error.rule.finding(parts.bom?.path, offset: nil, "the Bom cannot be read: \(error)"))
         } catch let error as PayloadError {
             let offset = parts.payload.flatMap {
                 ProductPackageChecker.packageOffset(of: error, in: $0, archive: archive)
             }
-            notes.append(
+            notes.report(
                 error.rule.finding(parts.payload?.path, offset: offset, "the Payload cannot be read: \(error)"))
         } catch {
-            notes.append(Rule.xarData.finding(nil, offset: nil, "\(error)"))
+            notes.report(Rule.xarData.finding(nil, offset: nil, "\(error)"))
         }
         if let plistBytes {
             let (info, findings) = ContentInfo.read(plistBytes)
-            notes += findings
+            notes.report(findings)
             report.productIdentifier = info?.productIdentifier
             report.contentVersion = info?.contentVersion.text
             report.extraKeys = info?.extraKeys ?? []
         } else if parts.shape == .tree && !plistPresent {
-            notes.append(
+            notes.report(
                 Rule.shapeMissingContentinfo.finding(
                     "ContentInfo.plist", offset: nil,
                     "the package has no ContentInfo.plist"))
         }
-        report.notes = notes
+        report.notes = notes.findings
         report.signatures = signatures?.map(SignatureCheck.init)
         return report
     }
 
     /// The bytes of a tree package's ContentInfo.plist; nil, with a note saying why, when it is there
     /// but cannot be decoded (not a file, an encoding or checksum that fails).
-    private static func readContentInfo(_ plist: XarFile, archive: XarArchive, notes: inout [Finding]) throws
+    private static func readContentInfo(_ plist: XarFile, archive: XarArchive, notes: inout FindingLog) throws
         -> [UInt8]?
     {
         guard plist.type == .file else {
-            notes.append(
+            notes.report(
                 Rule.shapeContentinfoType.finding(
                     "ContentInfo.plist", offset: nil,
                     "ContentInfo.plist is a \(plist.type.xarName), not a file, so the product and version cannot be read"
@@ -118,7 +118,7 @@ public enum PackageInspector {
             var finding = error.finding()
             finding.entry = "ContentInfo.plist"
             finding.message = "ContentInfo.plist is present but could not be decoded: " + finding.message
-            notes.append(finding)
+            notes.report(finding)
             return nil
         }
     }

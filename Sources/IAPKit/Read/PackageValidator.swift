@@ -33,7 +33,7 @@ public enum PackageValidator {
         _ path: String, size: UInt64, options: ValidationOptions,
         keepArchive: Bool = false
     ) throws(IAPKitError) -> PackageOutcome {
-        var findings = sizeFindings(path, size: size, options: options)
+        var findings = FindingLog(sizeFindings(path, size: size, options: options))
         // The archive lives only inside this call unless kept: its model is freed before the rules.
         let checked:
             (parts: PackageParts, content: PackageContent, archive: XarArchive?, signatures: [XarSignatureCheck])
@@ -44,27 +44,28 @@ public enum PackageValidator {
             guard error.rule != nil else {
                 throw .system(SystemError("read", path: path, code: SystemError.Code.io))
             }
-            findings.append(error.finding())
+            findings.report(error.finding())
             return PackageOutcome(
-                report: ValidationReport(path: path, shape: nil, info: nil, findings: findings, strict: options.strict),
+                report: ValidationReport(
+                    path: path, shape: nil, info: nil, findings: findings.findings, strict: options.strict),
                 info: nil, parts: nil, archive: nil, entries: [])
         } catch {
             throw .failed("\(error)")
         }
         let (parts, content, kept, signatureChecks) = checked
         var signatures = signatureChecks
-        findings += SignatureTrust.judge(&signatures, anchors: options.trustAnchors)
+        findings.report(SignatureTrust.judge(&signatures, anchors: options.trustAnchors))
         var info: ContentInfo?
         if let plist = content.contentInfo {
             let (read, plistFindings) = ContentInfo.read(plist)
             info = read
-            findings += plistFindings
+            findings.report(plistFindings)
         }
-        var contentFindings = ContentRules.check(content.entries, maxUnpackedBytes: options.maxUnpackedSize)
-        if findings.contains(where: { $0.rule == Rule.sizeUnpackedLimit.id }) {
-            // Already refused from the declared sizes, before decoding: one finding for one fault.
-            contentFindings.removeAll { $0.rule == Rule.sizeUnpackedLimit.id }
-        }
+        // An unpacked size already refused from the declared sizes, before decoding, is not judged
+        // again from the decoded entries: one finding for one fault.
+        let sizeJudged = findings.contains(Rule.sizeUnpackedLimit)
+        var contentFindings = ContentRules.check(
+            content.entries, maxUnpackedBytes: sizeJudged ? .max : options.maxUnpackedSize)
         if content.incomplete {
             // The content could not be read to its end: what seems missing may only be unread.
             let unreliable: Set<String> = [
@@ -72,10 +73,10 @@ public enum PackageValidator {
             ]
             contentFindings.removeAll { unreliable.contains($0.rule) }
         }
-        findings += contentFindings
-        findings += expectationFindings(info, options: options)
-        if info == nil && !findings.contains(where: { $0.severity == .error }) {
-            findings.append(
+        findings.report(contentFindings)
+        findings.report(expectationFindings(info, options: options))
+        if info == nil && !findings.hasErrors {
+            findings.report(
                 Rule.plistSyntax.finding(
                     "ContentInfo.plist",
                     "ContentInfo.plist could not be read from the package, so the product and version are unknown; rebuild the package with iapkg build"
@@ -84,26 +85,26 @@ public enum PackageValidator {
         StoredNames.annotate(&findings, entries: content.entries)
         let report = ValidationReport(
             path: path, shape: parts.shape == .product ? .product : .tree, info: info,
-            findings: findings, strict: options.strict, signatures: signatures.isEmpty ? nil : signatures)
+            findings: findings.findings, strict: options.strict, signatures: signatures.isEmpty ? nil : signatures)
         return PackageOutcome(report: report, info: info, parts: parts, archive: kept, entries: content.entries)
     }
 
     /// Opens the container, finds its shape and checks its content (decoding every file).
     private static func checkContainer(
         _ path: String, keepArchive: Bool, maxUnpackedBytes: UInt64,
-        findings: inout [Finding]
+        findings: inout FindingLog
     ) throws -> (PackageParts, PackageContent, XarArchive?, [XarSignatureCheck]) {
         let archive = try XarArchive.open(path: path)
-        findings += archive.findings
+        findings.report(archive.findings)
         let (parts, shapeFindings) = PackageParts.detect(archive.toc)
-        findings += shapeFindings
+        findings.report(shapeFindings)
         let content: PackageContent =
             switch parts.shape {
             case .product: ProductPackageChecker.check(archive, parts: parts, maxUnpackedBytes: maxUnpackedBytes)
             case .tree: TreePackageChecker.check(archive, maxUnpackedBytes: maxUnpackedBytes)
             }
-        // One finding per fault: a stream that refuses to start repeats what the open reported.
-        findings += archive.findings.unreported(content.findings)
+        // A stream that refuses to start meets what the open reported: the log keeps one finding.
+        findings.report(content.findings)
         return (parts, content, keepArchive ? archive : nil, archive.signatureChecks)
     }
 
@@ -112,16 +113,17 @@ public enum PackageValidator {
         do { scan = try ContentFolderScanner.scan(path, excludeJunk: false) } catch {
             throw .system(error as? SystemError ?? SystemError("read folder", path: path, code: SystemError.Code.io))
         }
-        var findings: [Finding] = []
+        var findings = FindingLog()
         var info: ContentInfo?
         if let plist = scan.entries.first(where: { $0.entry.path == "ContentInfo.plist" && $0.entry.kind == .file }) {
             let loaded = try ContentInfoLoader.load(plist.sourcePath)
             info = loaded.info
-            findings += loaded.findings
+            findings.report(loaded.findings)
         }
-        findings += ContentRules.check(scan.contents, maxUnpackedBytes: options.maxUnpackedSize)
-        findings += expectationFindings(info, options: options)
-        return ValidationReport(path: path, shape: .folder, info: info, findings: findings, strict: options.strict)
+        findings.report(ContentRules.check(scan.contents, maxUnpackedBytes: options.maxUnpackedSize))
+        findings.report(expectationFindings(info, options: options))
+        return ValidationReport(
+            path: path, shape: .folder, info: info, findings: findings.findings, strict: options.strict)
     }
 
     /// Validates what an Xcode project's content target would build: the project's findings, then
@@ -136,18 +138,19 @@ public enum PackageValidator {
         } catch {
             throw .system(error as? SystemError ?? SystemError("read project", path: path, code: SystemError.Code.io))
         }
-        var findings = result.findings
+        var findings = FindingLog(result.findings)
         var info: ContentInfo?
         if let plist = result.scan.entries.first(where: {
             $0.entry.path == "ContentInfo.plist" && $0.entry.kind == .file
         }) {
             let loaded = try ContentInfoLoader.load(plist.sourcePath)
             info = loaded.info
-            findings += loaded.findings
+            findings.report(loaded.findings)
         }
-        findings += XcodeContentScanner.contentFindings(result, maxUnpackedBytes: options.maxUnpackedSize)
-        findings += expectationFindings(info, options: options)
-        return ValidationReport(path: path, shape: .project, info: info, findings: findings, strict: options.strict)
+        findings.report(XcodeContentScanner.contentFindings(result, maxUnpackedBytes: options.maxUnpackedSize))
+        findings.report(expectationFindings(info, options: options))
+        return ValidationReport(
+            path: path, shape: .project, info: info, findings: findings.findings, strict: options.strict)
     }
 
     private static func sizeFindings(_ path: String, size: UInt64, options: ValidationOptions) -> [Finding] {

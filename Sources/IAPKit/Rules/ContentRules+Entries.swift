@@ -3,10 +3,10 @@ import IAPSystem
 
 /// Entry names and paths (`entry-*`): absolute, odd or long paths, duplicates and collisions.
 extension ContentRules {
-    static func checkNames(_ entries: EntryList, _ findings: inout [Finding]) {
+    static func checkNames(_ entries: EntryList, _ findings: inout FindingLog) {
         for (index, entry) in entries.enumerated() {
             if PathText.isAbsolute(entry.rawPath) {
-                findings.append(
+                findings.report(
                     Rule.entryAbsolutePath.finding(
                         entry,
                         "the path is absolute; every path must be relative to the content root (ContentInfo.plist, Contents/…)"
@@ -14,7 +14,7 @@ extension ContentRules {
                 continue
             }
             if let (rule, problem) = entry.components.lazy.compactMap(EntryNameRules.brokenRule(by:)).first {
-                findings.append(
+                findings.report(
                     rule.finding(
                         entry,
                         "the path \(problem); rename it (traversal and odd names are refused so nothing lands outside the content folder)"
@@ -23,27 +23,27 @@ extension ContentRules {
             }
             let pathBytes = entries.paths[index].utf8.count
             if pathBytes > EntryNameRules.maxPathBytes {
-                findings.append(
+                findings.report(
                     Rule.entryPathLength.finding(
                         entry,
                         "the path is \(pathBytes) bytes; at most \(EntryNameRules.maxPathBytes) are allowed — shorten it"
                     ))
             }
             if entry.components.contains(where: EntryNameRules.hasBidiControl) {
-                findings.append(
+                findings.report(
                     Rule.entryBidi.finding(
                         entry,
                         "the name holds a bidirectional control character that can make it display as something else; rename it"
                     ))
             }
             if entry.hasExtendedAttributes {
-                findings.append(
+                findings.report(
                     Rule.entryXattr.finding(
                         entry,
                         "the entry carries extended attributes; they are never restored on unpack"))
             }
             if entry.hasFlags {
-                findings.append(
+                findings.report(
                     Rule.entryFlags.finding(
                         entry,
                         "the entry carries file flags; they are never restored on unpack"))
@@ -51,7 +51,7 @@ extension ContentRules {
         }
     }
 
-    static func checkUniqueness(_ entries: EntryList, _ findings: inout [Finding]) {
+    static func checkUniqueness(_ entries: EntryList, _ findings: inout FindingLog) {
         // Three passes, one table alive at a time (each 8 bytes a slot: a package can hold a million
         // entries): the same paths (byte for byte), then the same after Unicode normalisation among
         // the rest, then the same after case folding among what is left. Each entry is told against
@@ -102,7 +102,7 @@ extension ContentRules {
                     ))
             })
         told.sort { $0.index < $1.index }
-        findings += told.map(\.finding)
+        findings.report(told.map(\.finding))
     }
 
     /// One uniqueness pass: every entry not yet excluded whose key (hashed by `hash`, compared by

@@ -3,7 +3,7 @@ import IAPSystem
 
 /// Clutter and size (`hygiene-*`, `size-unpacked-limit`).
 extension ContentRules {
-    static func checkHygiene(_ entries: EntryList, maxUnpackedBytes: UInt64, _ findings: inout [Finding]) {
+    static func checkHygiene(_ entries: EntryList, maxUnpackedBytes: UInt64, _ findings: inout FindingLog) {
         var reported: Set<String> = []
         var total: UInt64 = 0
         var contentsHasChildren = false
@@ -27,7 +27,7 @@ extension ContentRules {
             guard let index = entry.components.firstIndex(where: EntryNameRules.isJunk) else { continue }
             let junk = entry.components[0...index].joined(separator: "/")
             if reported.insert(junk).inserted {
-                findings.append(
+                findings.report(
                     Rule.hygieneJunkFile.finding(
                         junk, offset: entry.offset,
                         "'\(entry.components[index])' is operating-system or version-control clutter; iapkg build leaves it out"
@@ -36,13 +36,13 @@ extension ContentRules {
         }
         let hasContents = entries.contains { $0.components.first == "Contents" }
         if hasContents && !contentsHasChildren {
-            findings.append(
+            findings.report(
                 Rule.hygieneEmptyContents.finding(
                     "Contents", offset: nil,
                     "Contents/ is empty: the app would download nothing but ContentInfo.plist"))
         }
         if let finding = UnpackedSizeLimit.finding(total: total, limit: maxUnpackedBytes, declared: false) {
-            findings.append(finding)
+            findings.report(finding)
         }
     }
 }

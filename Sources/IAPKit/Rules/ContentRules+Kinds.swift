@@ -3,12 +3,12 @@ import IAPSystem
 
 /// Entry kinds and modes (`entry-special-file`, `entry-setid`, `entry-file-dir-conflict`, `link-write-through`).
 extension ContentRules {
-    static func checkKinds(_ entries: EntryList, _ findings: inout [Finding]) {
+    static func checkKinds(_ entries: EntryList, _ findings: inout FindingLog) {
         let kindByPath = entries.kindByPath
         for entry in entries {
             switch entry.kind {
             case .fifo, .characterDevice, .blockDevice, .socket, .unknown:
-                findings.append(
+                findings.report(
                     Rule.entrySpecialFile.finding(
                         entry,
                         "the entry is a \(entry.kind.name); content may hold only files, folders and links — remove it")
@@ -18,7 +18,7 @@ extension ContentRules {
             if entry.permissions & 0o7000 != 0, entry.kind != .symlink {
                 let bits = [(0o4000, "setuid"), (0o2000, "setgid"), (0o1000, "sticky")]
                     .filter { entry.permissions & UInt32($0.0) != 0 }.map(\.1).joined(separator: ", ")
-                findings.append(
+                findings.report(
                     Rule.entrySetid.finding(
                         entry,
                         "the entry has the \(bits) bit set (mode \(String(entry.permissions, radix: 8))); clear it (chmod -s / chmod -t)"
@@ -32,13 +32,13 @@ extension ContentRules {
                 parent += entry.components[depth - 1]
                 guard let kind = kindByPath[parent], kind != .directory else { continue }
                 if kind == .symlink {
-                    findings.append(
+                    findings.report(
                         Rule.linkWriteThrough.finding(
                             entry,
                             "the entry lies below '\(parent)', which is a symlink: unpacking would write through the link; store the real folder instead"
                         ))
                 } else {
-                    findings.append(
+                    findings.report(
                         Rule.entryFileDirConflict.finding(
                             entry,
                             "the entry lies below '\(parent)', which is a \(kind.name), not a folder; one path cannot be both"

@@ -3,7 +3,7 @@ import IAPSystem
 
 /// Symbolic and hard links (`link-*`).
 extension ContentRules {
-    static func checkLinks(_ entries: EntryList, _ findings: inout [Finding]) {
+    static func checkLinks(_ entries: EntryList, _ findings: inout FindingLog) {
         let resolver = SymlinkResolver(kinds: entries.kindByPath, entries: entries.elements)
         let paths = entries.kindByPath
         for entry in entries where !entry.components.isEmpty {
@@ -12,36 +12,36 @@ extension ContentRules {
                 let target = entry.linkTarget ?? ""
                 switch resolver.resolve(linkAt: entry.components) {
                 case .empty:
-                    findings.append(
+                    findings.report(
                         Rule.linkEmpty.finding(
                             entry,
                             "the symlink has an empty target; remove it or point it at a file inside Contents/"))
                 case .absolute:
-                    findings.append(
+                    findings.report(
                         Rule.linkAbsolute.finding(
                             entry,
                             "the symlink points to the absolute path '\(target)'; links must be relative and stay inside Contents/"
                         ))
                 case .escapes:
-                    findings.append(
+                    findings.report(
                         Rule.linkEscape.finding(
                             entry,
                             "the symlink to '\(target)' leads above the content root; links must stay inside Contents/")
                     )
                 case .loop:
-                    findings.append(
+                    findings.report(
                         Rule.linkLoop.finding(
                             entry,
                             "the symlink to '\(target)' never resolves (a loop of links); break the loop"))
                 case .inside(let resolved) where resolved.first != "Contents",
                     .dangling(let resolved) where resolved.first != "Contents":
-                    findings.append(
+                    findings.report(
                         Rule.linkEscape.finding(
                             entry,
                             "the symlink to '\(target)' resolves to '\(resolved.joined(separator: "/"))', outside Contents/; links must stay inside Contents/"
                         ))
                 case .dangling:
-                    findings.append(
+                    findings.report(
                         Rule.linkDangling.finding(
                             entry,
                             "the symlink to '\(target)' points at nothing in the package"))
@@ -56,12 +56,12 @@ extension ContentRules {
                     && parts.allSatisfy { EntryNameRules.problem(with: $0) == nil }
                 let target = parts.joined(separator: "/")
                 if relative, let kind = paths[target], kind == .file, target != entry.path {
-                    findings.append(
+                    findings.report(
                         Rule.linkHard.finding(
                             entry,
                             "a hard link to '\(target)'; it is unpacked as a copy"))
                 } else {
-                    findings.append(
+                    findings.report(
                         Rule.linkHardExternal.finding(
                             entry,
                             "the hard link points to '\(entry.hardlinkTarget ?? "")', which is not a file of this package; replace it with a real file"

@@ -3,7 +3,7 @@ import IAPSystem
 
 /// The content root (`shape-*`): ContentInfo.plist and Contents/, nothing else.
 extension ContentRules {
-    static func checkShape(_ entries: EntryList, _ findings: inout [Finding]) {
+    static func checkShape(_ entries: EntryList, _ findings: inout FindingLog) {
         var top: [String: ContentEntry] = [:]
         var implicitDirectories: Set<String> = []
         // Absolute and traversing paths are reported by checkNames; they are not root entries.
@@ -20,13 +20,13 @@ extension ContentRules {
         switch top["ContentInfo.plist"]?.kind {
         case .file?: break
         case nil:
-            findings.append(
+            findings.report(
                 Rule.shapeMissingContentinfo.finding(
                     "ContentInfo.plist", offset: nil,
                     "the content root has no ContentInfo.plist; create one with IAPProductIdentifier and ContentVersion (iapkg init makes it)"
                 ))
         case let kind?:
-            findings.append(
+            findings.report(
                 Rule.shapeContentinfoType.finding(
                     "ContentInfo.plist", offset: top["ContentInfo.plist"]?.offset,
                     "ContentInfo.plist is a \(kind.name), not a regular file; replace it with the property list itself")
@@ -36,12 +36,12 @@ extension ContentRules {
         case .directory?: break
         case nil where implicitDirectories.contains("Contents"): break
         case nil:
-            findings.append(
+            findings.report(
                 Rule.shapeMissingContents.finding(
                     "Contents", offset: nil,
                     "the content root has no Contents folder; put everything the app receives under Contents/"))
         case let kind?:
-            findings.append(
+            findings.report(
                 Rule.shapeContentsType.finding(
                     "Contents", offset: top["Contents"]?.offset,
                     "Contents is a \(kind.name), not a folder; everything the app receives must be inside a Contents folder"
@@ -54,7 +54,7 @@ extension ContentRules {
                 name.lowercased().hasSuffix(".pkg")
                 ? "'\(name)' looks like a built package: remove it, and write packages outside the content folder"
                 : "move '\(name)' into Contents/ or remove it"
-            findings.append(
+            findings.report(
                 Rule.shapeExtraRootEntry.finding(
                     entry?.reportedPath ?? name, offset: entry?.offset,
                     "only ContentInfo.plist and Contents/ may sit at the content root; \(advice)"))

@@ -15,21 +15,21 @@ package enum ContentRules {
         _ entries: [ContentEntry], maxUnpackedBytes: UInt64 = defaultMaxUnpackedBytes,
         parallelFrom: Int = parallelEntries
     ) -> [Finding] {
-        var findings: [Finding] = []
+        var findings = FindingLog()
         let items = EntryList(entries)
         let beside = items.count >= parallelFrom ? try? Beside(items) : nil
         checkNames(items, &findings)
         checkUniqueness(items, &findings)
         checkShape(items, &findings)
         if let beside {
-            findings += beside.findings()
+            findings.report(beside.findings())
         } else {
             checkKinds(items, &findings)
             checkCode(items, &findings)
         }
         checkLinks(items, &findings)
         checkHygiene(items, maxUnpackedBytes: maxUnpackedBytes, &findings)
-        return findings
+        return findings.findings
     }
 
     /// Entries from which the kind and code rules run on a thread of their own beside the others
@@ -40,7 +40,7 @@ package enum ContentRules {
     /// written by that thread only, and read after `done` says it has finished.
     private final class Beside: @unchecked Sendable {
         private let items: EntryList
-        private var found: [Finding] = []
+        private var found = FindingLog()
         private let done = DispatchSemaphore(value: 0)
 
         /// Starts the checks; throws if the system has no thread to give (the caller runs them itself).
@@ -56,7 +56,7 @@ package enum ContentRules {
         /// Waits for the checks and returns what they found.
         func findings() -> [Finding] {
             done.wait()
-            return found
+            return found.findings
         }
     }
 }

@@ -5,15 +5,15 @@ import IAPSystem
 /// one (a base64 `<name>`), whichever layer reported them: the container's findings name entries
 /// by decoded path only.
 enum StoredNames {
-    static func annotate(_ findings: inout [Finding], entries: [ContentEntry]) {
+    static func annotate(_ findings: inout FindingLog, entries: [ContentEntry]) {
         var stored: [String: String] = [:]
         for entry in entries {
             if let spelling = entry.storedPathIfDifferent { stored[entry.reportedPath] = spelling }
         }
         guard !stored.isEmpty else { return }
-        for index in findings.indices where findings[index].storedEntry == nil {
-            if let entry = findings[index].entry, let spelling = stored[entry] {
-                findings[index].storedEntry = spelling
+        findings.amend { finding in
+            if finding.storedEntry == nil, let entry = finding.entry, let spelling = stored[entry] {
+                finding.storedEntry = spelling
             }
         }
     }

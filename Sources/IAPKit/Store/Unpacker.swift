@@ -52,11 +52,10 @@ public enum Unpacker {
             throw IAPKitError.invalid(path: package, findings: outcome.report.findings)
         }
         let warnings = outcome.report.findings.filter { $0.severity == .warning }
-        let store = try VersionStore.open(rootPath, create: true)
-        let product = try store.lockProduct(info.productIdentifier, create: true)
+        let product = try StoreLocation(rootPath).open().openProduct(info.productIdentifier, create: true)
         try product.removeStaleWork()
 
-        let current = product.current()
+        let current = try product.current()
         let downgrade = current.map { info.contentVersion < $0 } ?? false
         // One version whatever its spelling: `3.50.0` is the installed `3.50`.
         let installedName = try product.installedName(of: info.contentVersion)
@@ -70,90 +69,56 @@ public enum Unpacker {
             )
         }
         let unpackedBytes = outcome.entries.reduce(UInt64(0)) { $0 &+ ($1.kind == .file ? $1.size : 0) }
-        let needed = unpackedBytes &+ UInt64(outcome.entries.count) * 4096
-        let available = try product.folder.availableBytes()
-        guard needed <= available else {
-            throw IAPKitError.system(
-                SystemError(
-                    "unpack \(package) (needs about \(needed) bytes, \(available) free) into",
-                    path: product.folder.path, code: SystemError.Code.noSpace))
-        }
+        let staging = try product.makeStaging(bytes: unpackedBytes, entries: outcome.entries.count)
+        // The archive's TOC model and the entry list go as soon as the content is written: the
+        // manifest that follows must not have them beside it (tens of MB at 100,000 entries).
+        let writer = try writeContent(taking: &outcome, parts: parts, into: staging.folder)
+        let written = (files: writer.entriesWritten, bytes: writer.bytesWritten)
+        let items = writer.manifestItems()
+        staging.files = items.compactMap { $0.isFile ? ($0.path, $0.size) : nil }
+        try DeliveryManifest.write(
+            productIdentifier: info.productIdentifier, version: version, items: items, into: staging.folder)
+        try staging.folder.sync()
+        let spelled = version == info.contentVersion.text ? "" : " as \(version)"
+        let action = try product.commit(
+            staging, as: version, force: options.force,
+            refusal:
+                "\(info.productIdentifier) \(info.contentVersion.text) is already installed\(spelled) with different content; \(options.replaceAdvice)"
+        )
 
-        let stagingName = VersionStore.stagingPrefix + VersionStore.randomSuffix()
-        try product.folder.makeDirectory(stagingName, mode: 0o700)
-        var action = UnpackReport.Action.installed
-        var written = (files: 0, bytes: UInt64(0), items: [StagedManifestItem]())
-        do {
-            let staging = try product.folder.openDirectory(stagingName)
-            // The archive's TOC model and the entry list go as soon as the content is written: the
-            // manifest that follows must not have them beside it (tens of MB at 100,000 entries).
-            let writer = try writeContent(taking: &outcome, parts: parts, into: staging)
-            written = (writer.entriesWritten, writer.bytesWritten, writer.manifestItems())
-            try FileSystem.setPermissions(staging.path, 0o755)
-            try DeliveryManifest.write(
-                productIdentifier: info.productIdentifier, version: version, items: written.items, into: staging)
-            try staging.sync()
-            if let existing = product.folder.status(version) {
-                guard existing.isDirectory else {
-                    throw IAPKitError.refused(
-                        "\(product.folder.child(version)) exists and is not a version folder; remove it")
-                }
-                let same =
-                    try ContentManifest.of(try product.folder.openDirectory(version)) == ContentManifest.of(staging)
-                if same {
-                    action = .alreadyInstalled
-                    try product.folder.removeTree(stagingName)
-                } else if options.force {
-                    try product.folder.exchange(stagingName, version)
-                    try product.folder.sync()
-                    try product.folder.removeTree(stagingName)
-                    action = .replaced
-                } else {
-                    throw IAPKitError.refused(
-                        "\(info.productIdentifier) \(info.contentVersion.text) is already installed\(version == info.contentVersion.text ? "" : " as \(version)") with different content; \(options.replaceAdvice)"
-                    )
-                }
-            } else {
-                try product.folder.rename(stagingName, to: version)
+        if options.activate {
+            try product.activate(version, pinning: false) { current, retention in
+                try current?.text != version
+                    && mayActivate(
+                        info.contentVersion, current: current, retention: retention, in: product,
+                        fresh: action != .alreadyInstalled, options: options)
             }
-            try product.folder.sync()
-        } catch {
-            try? product.folder.removeTree(stagingName)
-            throw error
-        }
-
-        if options.activate, product.current()?.text != version,
-            try mayActivate(
-                info.contentVersion, in: product, downgrade: downgrade, fresh: action != .alreadyInstalled,
-                options: options)
-        {
-            try product.activate(version)
         }
         var removed: [String] = []
         if let keep = options.keep {  // after activating: the current version is never removed
             removed = try product.prune(keep: keep, grace: options.keepFor)
         }
-        try product.reconcilePointer()  // --force may have replaced the current version's manifest
         return UnpackReport(
             path: package, productIdentifier: info.productIdentifier, version: version, action: action,
-            folder: product.folder.child(version), current: product.folder.readSymlink(VersionStore.currentName),
+            folder: product.location(of: version), current: try product.current()?.text,
             removed: removed, files: written.files, bytes: written.bytes,
             seconds: MonotonicClock.seconds() - started,
             warnings: warnings)
     }
 
-    /// Whether a newly installed `version` may become current: not a downgrade (unless allowed and
-    /// asked for), and, while an operator's rollback is pinned, only a version newer than every
-    /// other installed one. A version that was already installed (`fresh` false) moves `current`
-    /// only with `activateInstalled`, and never against a pin.
+    /// Whether a newly installed `version` may become current, given the `current` version and the
+    /// `retention` state read with it: not a downgrade (unless allowed and asked for), and, while
+    /// an operator's rollback is pinned, only a version newer than every other installed one. A
+    /// version that was already installed (`fresh` false) moves `current` only with
+    /// `activateInstalled`, and never against a pin.
     private static func mayActivate(
-        _ version: ContentVersion, in product: VersionStore.LockedProduct, downgrade: Bool, fresh: Bool,
-        options: UnpackOptions
+        _ version: ContentVersion, current: ContentVersion?, retention: VersionRetention,
+        in product: any StoredProduct, fresh: Bool, options: UnpackOptions
     ) throws -> Bool {
+        let downgrade = current.map { version < $0 } ?? false
         if downgrade && !(options.allowDowngrade && options.activateLowerVersions) { return false }
         if !fresh && !options.activateInstalled { return false }
-        guard let pinned = product.retention().pinned, product.folder.readSymlink(VersionStore.currentName) == pinned
-        else { return true }
+        guard let pinned = retention.pinned, current?.text == pinned else { return true }
         return try fresh && product.versions().allSatisfy { $0 == version || $0 < version }
     }
 

@@ -17,19 +17,32 @@ package struct VersionRetention: Equatable, Sendable {
 
     /// Reads the file from `folder` (empty when missing or unreadable).
     static func read(in folder: DirectoryHandle) -> VersionRetention {
-        var state = VersionRetention()
-        guard let bytes = try? folder.readFile(fileName, limit: 1 << 20) else { return state }
+        guard let bytes = try? folder.readFile(fileName, limit: 1 << 20) else { return VersionRetention() }
+        return VersionRetention(text: bytes)
+    }
+
+    /// The state the file's bytes say (unreadable lines skipped).
+    package init(text bytes: [UInt8]) {
         for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
             let words = line.split(separator: " ")
             if words.count == 2, words[0] == "pinned", ContentVersion(String(words[1])) != nil {
-                state.pinned = String(words[1])
+                pinned = String(words[1])
             } else if words.count == 3, words[0] == "left", ContentVersion(String(words[1])) != nil,
                 let time = Int64(words[2])
             {
-                state.left[String(words[1])] = time
+                left[String(words[1])] = time
             }
         }
-        return state
+    }
+
+    /// Nothing pinned, no departures remembered.
+    package init() {}
+
+    /// The file's bytes: one line per fact.
+    package var text: [UInt8] {
+        var text = pinned.map { "pinned \($0)\n" } ?? ""
+        for (version, time) in left.sorted(by: { $0.key < $1.key }) { text += "left \(version) \(time)\n" }
+        return Array(text.utf8)
     }
 
     /// Writes the file into `folder` atomically (removed when there is nothing to remember).
@@ -38,9 +51,20 @@ package struct VersionRetention: Equatable, Sendable {
             if folder.status(Self.fileName) != nil { try folder.removeTree(Self.fileName) }
             return
         }
-        var text = pinned.map { "pinned \($0)\n" } ?? ""
-        for (version, time) in left.sorted(by: { $0.key < $1.key }) { text += "left \(version) \(time)\n" }
-        try folder.writeAtomically(Self.fileName, Array(text.utf8))
+        try folder.writeAtomically(Self.fileName, text)
+    }
+
+    /// The state after `current` moves from `previous` to `version` at `now`: `previous` remembered
+    /// as left then, `version` no longer; pinned when `pinning` (an operator's `activate`) and a
+    /// higher version is installed (`newerInstalled`), the pin dropped otherwise.
+    package func activating(
+        _ version: String, previous: String?, pinning: Bool, newerInstalled: Bool, now: Int64
+    ) -> VersionRetention {
+        var state = self
+        if let previous, previous != version { state.left[previous] = now }
+        state.left[version] = nil
+        state.pinned = pinning && newerInstalled ? version : nil
+        return state
     }
 
     /// Versions `--keep` must not remove at `now`: the current one, the pinned one, and those
@@ -63,24 +87,38 @@ extension VersionStore.LockedProduct {
     /// What the product remembers for pruning.
     package func retention() -> VersionRetention { VersionRetention.read(in: folder) }
 
-    /// Removes the lowest versions beyond `keep`, never one that `retention` protects at `now`
+    /// Removes the lowest versions beyond `keep`, never one that `retention` protects now
     /// (the current, the pinned, and those current within `grace` seconds). Returns those removed.
-    func prune(keep: Int, grace: Int64, now: Int64 = WallClock.now().seconds) throws -> [String] {
-        var state = retention()
-        let kept = state.protected(current: folder.readSymlink(VersionStore.currentName), now: now, grace: grace)
-        var versions = try self.versions()
+    package func prune(keep: Int, grace: Int64) throws -> [String] {
+        let now = WallClock.now().seconds
+        let state = retention()
+        let current = folder.readSymlink(VersionStore.currentName)
+        let plan = state.pruning(try versions(), current: current, keep: keep, grace: grace, now: now)
+        for version in plan.removed { try remove(version) }
+        if plan.state != state { try plan.state.write(in: folder) }
+        return plan.removed
+    }
+}
+
+extension VersionRetention {
+    /// Which of `versions` (lowest first) `--keep keep` removes at `now`: the lowest beyond `keep`
+    /// that are not protected (current, pinned, current within `grace` seconds); and the state to
+    /// remember afterwards (facts about removed versions and expired departures dropped).
+    package func pruning(_ versions: [ContentVersion], current: String?, keep: Int, grace: Int64, now: Int64)
+        -> (removed: [String], state: VersionRetention)
+    {
+        let kept = protected(current: current, now: now, grace: grace)
+        var versions = versions
         var removed: [String] = []
         while versions.count > max(keep, 0) {
             guard let oldest = versions.first(where: { !kept.contains($0.text) }) else { break }
-            try remove(oldest.text)
             removed.append(oldest.text)
             versions.removeAll { $0.text == oldest.text }
         }
         let installed = Set(versions.map(\.text))
-        let before = state
+        var state = self
         state.left = state.left.filter { installed.contains($0.key) && now - $0.value < grace }
         if let pinned = state.pinned, !installed.contains(pinned) { state.pinned = nil }
-        if state != before { try state.write(in: folder) }
-        return removed
+        return (removed, state)
     }
 }

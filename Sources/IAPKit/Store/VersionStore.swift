@@ -69,15 +69,12 @@ package struct VersionStore {
         /// stops being current is remembered with the time, for `--keep-for`.
         package func activate(_ version: String, pinning: Bool = false) throws {
             _ = try DeliveryManifest.ensure(productIdentifier: productIdentifier, version: version, in: folder)
-            var state = retention()
-            let before = state
-            if let previous = folder.readSymlink(VersionStore.currentName), previous != version {
-                state.left[previous] = WallClock.now().seconds
-            }
-            state.left[version] = nil
+            let before = retention()
             let chosen = ContentVersion(version)
-            state.pinned = nil
-            if pinning, let chosen, try versions().contains(where: { $0 > chosen }) { state.pinned = version }
+            let newer = try pinning && chosen.map { chosen in try versions().contains { $0 > chosen } } ?? false
+            let state = before.activating(
+                version, previous: folder.readSymlink(VersionStore.currentName), pinning: pinning,
+                newerInstalled: newer, now: WallClock.now().seconds)
             if state != before { try state.write(in: folder) }
             if folder.readSymlink(VersionStore.currentName) == version {
                 try reconcilePointer()

@@ -7,11 +7,15 @@ struct ActivateCommand: IAPSubcommand {
         commandName: "activate",
         abstract: "Point ROOT/<product-id>/current at an installed version (roll back or forward), atomically.",
         discussion: """
-            Example:
+            In an object store, current.json is replaced only if nobody replaced it since it was read \
+            (If-Match), so a rollback never undoes a publish it did not see.
+
+            Examples:
               iapkg activate /srv/content com.example.game.levels.pack1 1.0
+              iapkg activate s3://game-content/iap com.example.game.levels.pack1 1.0
             """)
 
-    @Argument(help: "The root folder of the version store.")
+    @Argument(help: "The version store: a root folder, or an object store as s3://BUCKET/PREFIX.")
     var root: String
     @Argument(help: "The product identifier.")
     var productIdentifier: String

@@ -18,7 +18,7 @@ package struct IAPCommand: ParsableCommand {
         subcommands: [
             InitCommand.self, BuildCommand.self, BumpCommand.self, InspectCommand.self, ValidateCommand.self,
             UnpackCommand.self, ListCommand.self, ActivateCommand.self, ServeCommand.self, DiffCommand.self,
-            RulesCommand.self, GateCommand.self, FetchCommand.self,
+            RulesCommand.self, GateCommand.self, FetchCommand.self, StoreCommand.self,
             ExportAssetPackCommand.self,
         ]
     )

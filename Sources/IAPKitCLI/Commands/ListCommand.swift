@@ -10,9 +10,10 @@ struct ListCommand: IAPSubcommand {
             Examples:
               iapkg list /srv/content
               iapkg list /srv/content --json
+              iapkg list s3://game-content/iap
             """)
 
-    @Argument(help: "The root folder of the version store.")
+    @Argument(help: "The version store: a root folder, or an object store as s3://BUCKET/PREFIX.")
     var root: String
 
     @OptionGroup var outputOptions: OutputOptions

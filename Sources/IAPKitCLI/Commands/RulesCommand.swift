@@ -11,8 +11,8 @@ struct RulesCommand: IAPSubcommand {
             only with --strict), family and a one-line summary. With an ID, the rule's summary, why it exists \
             and what to do when a package breaks it. Every finding of 'iapkg validate' names one of these ids.
 
-            --markdown writes the table README's "The rules" section shows: a row per family, its errors \
-            and its warnings.
+            --markdown writes the rule table of the documentation (the article "The rules"): a row per \
+            family, its errors and its warnings.
 
             Examples:
               iapkg rules
@@ -26,7 +26,7 @@ struct RulesCommand: IAPSubcommand {
 
     @OptionGroup var outputOptions: OutputOptions
 
-    @Flag(help: "Write the rule table README shows, in Markdown.")
+    @Flag(help: "Write the rule table the documentation shows, in Markdown.")
     var markdown = false
 
     func validate() throws {

@@ -21,6 +21,12 @@ struct ServeCommand: IAPSubcommand {
             doubling up to 5 minutes). A killed service redoes what .processing/ holds at its next \
             start; SIGTERM and SIGINT finish the packages in hand, then exit 0.
 
+            With --into s3://BUCKET/PREFIX the versions go into an object store: an outage, throttling \
+            (503 SlowDown), refused credentials or a network error is retried the same way, never a \
+            rejection. Several hosts may serve into one prefix: conditional writes of current.json keep \
+            each product's versions in order, and --keep prunes with its state (pins, when a version \
+            stopped being current) kept in the bucket, so every host sees it.
+
             stdout: one JSON line per package handled (outcome accepted, rejected, retrying or \
             skipped); stderr: the same as text. Health: --status-file writes a JSON document \
             (healthy, accepted, rejected, waiting, retrying, lastSuccessAt, lastError, \
@@ -33,6 +39,7 @@ struct ServeCommand: IAPSubcommand {
               iapkg serve --incoming /srv/incoming --into /srv/content --keep 3 \\
                 --status-file /run/iapkg/status.json --metrics-file /run/iapkg/iapkg.prom
               cat /run/iapkg/status.json
+              iapkg serve --incoming /srv/incoming --into s3://game-content/iap --keep 3
             """)
 
     enum Activation: String, ExpressibleByArgument, CaseIterable {
@@ -42,29 +49,16 @@ struct ServeCommand: IAPSubcommand {
     @Option(help: "The folder packages are dropped into.")
     var incoming: String
 
-    @Option(help: "The root folder of the version store.")
-    var into: String
+    @OptionGroup var publish: PublishOptions
 
     @Option(help: "Which versions 'current' moves to: newest (only ever up) or never.")
     var activate: Activation = .newest
 
-    @Option(help: "Keep at most this many versions per product (never the current or pinned one).")
-    var keep: Int?
-
-    @Option(help: "With --keep, never remove a version that was current this recently (seconds, or 30m, 24h, 7d).")
-    var keepFor = DurationArgument(seconds: Double(UnpackOptions.defaultKeepFor))
-
     @Flag(help: "Allow installing a version lower than the current one ('current' does not move back).")
     var allowDowngrade = false
 
-    @Flag(help: "Validate with warnings as errors.")
-    var strict = false
-
     @Option(help: "The product identifier every package must have.")
     var productId: String?
-
-    @Option(help: "Largest unpacked total accepted, in bytes (default 2 GiB).")
-    var maxUnpackedSize: UInt64 = ContentRules.defaultMaxUnpackedBytes
 
     @Option(help: "Packages handled at once (default: the number of processors).")
     var jobs: Int?
@@ -93,7 +87,6 @@ struct ServeCommand: IAPSubcommand {
     var metricsFile: String?
 
     func validate() throws {
-        if let keep, keep < 1 { throw ValidationError("--keep must be at least 1") }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         if !(rescanSeconds > 0) { throw ValidationError("--rescan-seconds must be positive") }
         if !(settleSeconds >= 0) { throw ValidationError("--settle-seconds must not be negative") }
@@ -108,12 +101,11 @@ struct ServeCommand: IAPSubcommand {
     func execute() throws -> ExitStatus {
         let console = Console.current
         var unpack = UnpackOptions(
-            activate: activate == .newest, keep: keep, allowDowngrade: allowDowngrade, strict: strict,
-            maxUnpackedSize: maxUnpackedSize, productIdentifier: productId)
+            activate: activate == .newest, allowDowngrade: allowDowngrade, productIdentifier: productId)
+        publish.apply(to: &unpack)
         unpack.activateLowerVersions = false
-        unpack.keepFor = Int64(keepFor.seconds.rounded(.up))
         var options = ServeOptions(
-            incoming: incoming, root: into, unpack: unpack, jobs: jobs ?? CurrentProcess.processorCount,
+            incoming: incoming, root: publish.into, unpack: unpack, jobs: jobs ?? CurrentProcess.processorCount,
             rescanSeconds: rescanSeconds, settleSeconds: settleSeconds)
         options.gatherSeconds = gatherSeconds
         options.retrySeconds = retrySeconds
@@ -126,7 +118,7 @@ struct ServeCommand: IAPSubcommand {
             options: options, render: ServeReport.render, sink: log.write, health: files.write,
             note: { console.err("iapkg serve: note: " + EntryNameRules.printable($0)) })
         let manager = ServiceManagerNotifier()
-        let watching = "watching \(incoming), installing into \(into) (\(options.jobs) jobs)"
+        let watching = "watching \(incoming), installing into \(publish.into) (\(options.jobs) jobs)"
         try server.run(
             stop: stop, aliveInterval: manager.watchdogInterval,
             ready: {

@@ -17,25 +17,25 @@ struct UnpackCommand: IAPSubcommand {
             content under the same version is refused unless --force. A version lower than the current one \
             is refused unless --allow-downgrade.
 
+            Into an object store (s3://BUCKET/PREFIX; credentials and endpoint from AWS_ACCESS_KEY_ID, \
+            AWS_SECRET_ACCESS_KEY, AWS_REGION, AWS_ENDPOINT_URL or AWS_PROFILE as the AWS tools read them) the \
+            objects are laid out key for key as the folders are; each is checked by the store as it lands, the \
+            version's manifest.json goes last, and current.json is replaced only by a conditional write, so two \
+            publishers never lose an update. A version there is immutable: --force is refused.
+
             Examples:
               iapkg unpack level-pack-1.1.pkg --into /srv/content
               iapkg unpack dist/*.pkg --into /srv/content --keep 3
+              iapkg unpack level-pack-1.1.pkg --into s3://game-content/iap
             """)
 
     @Argument(help: "Packages to unpack.")
     var packages: [String]
 
-    @Option(help: "The root folder of the version store.")
-    var into: String
+    @OptionGroup var publish: PublishOptions
 
     @Flag(help: "Install without moving 'current'.")
     var noActivate = false
-
-    @Option(help: "Keep at most this many versions per product (the current one is never removed).")
-    var keep: Int?
-
-    @Option(help: "With --keep, never remove a version that was current this recently (seconds, or 30m, 24h, 7d).")
-    var keepFor = DurationArgument(seconds: Double(UnpackOptions.defaultKeepFor))
 
     @Flag(help: "Allow installing a version lower than the current one.")
     var allowDowngrade = false
@@ -43,17 +43,7 @@ struct UnpackCommand: IAPSubcommand {
     @Flag(help: "Replace an installed version whose content differs.")
     var force = false
 
-    @Flag(help: "Validate with warnings as errors.")
-    var strict = false
-
-    @Option(help: "Largest unpacked total accepted, in bytes (default 2 GiB).")
-    var maxUnpackedSize: UInt64 = ContentRules.defaultMaxUnpackedBytes
-
     @OptionGroup var outputOptions: OutputOptions
-
-    func validate() throws {
-        if let keep, keep < 1 { throw ValidationError("--keep must be at least 1") }
-    }
 
     var consoleOptions: OutputOptions? { outputOptions }
 
@@ -65,15 +55,13 @@ struct UnpackCommand: IAPSubcommand {
 
     func execute() throws -> ExitStatus {
         let console = Console.current
-        var options = UnpackOptions(
-            activate: !noActivate, keep: keep, allowDowngrade: allowDowngrade, force: force, strict: strict,
-            maxUnpackedSize: maxUnpackedSize)
-        options.keepFor = Int64(keepFor.seconds.rounded(.up))
+        var options = UnpackOptions(activate: !noActivate, allowDowngrade: allowDowngrade, force: force)
+        publish.apply(to: &options)
         var results: [UnpackReport] = []
         var status = ExitStatus.success
         for package in packages {
             do {
-                let report = try Unpacker.unpack(package, into: into, options: options)
+                let report = try Unpacker.unpack(package, into: publish.into, options: options)
                 results.append(report)
                 for warning in report.warnings {
                     console.note(FindingText.line(warning, path: package, console: console))
@@ -95,7 +83,7 @@ struct UnpackCommand: IAPSubcommand {
                 status = max(status, CommandBoundary.report(error, on: console))
             }
         }
-        if outputOptions.json { console.out(try JSONOutput.encode(Document(root: into, results: results))) }
+        if outputOptions.json { console.out(try JSONOutput.encode(Document(root: publish.into, results: results))) }
         return status
     }
 }

@@ -8,7 +8,6 @@ public struct StoreRules: RuleGroup {
     public let unpackFailed = Rule(
         "unpack-failed", .error, .store,
         "iapkg serve could not install a valid package for its own reasons (an I/O error, a full disk).",
-        "The package is fine, but writing it into the store failed. Fix the cause (free disk space, permissions), then drop the package into the incoming folder again.",
-        tableNote: "see [the service](#the-service-iapkg-serve)"
+        "The package is fine, but writing it into the store failed. Fix the cause (free disk space, permissions), then drop the package into the incoming folder again."
     )
 }

@@ -44,8 +44,7 @@ public struct XcodeRules: RuleGroup {
     public let xcodeFileMissing = Rule(
         "xcode-file-missing", .error, .xcode,
         "A file the project names is not on disk.",
-        "The target's ContentInfo.plist or one of its resources is not where the project says; the package would lack it. Restore the file, or remove it from the target.",
-        tableNote: "see [Build from an Xcode project](#build-from-an-xcode-project)"
+        "The target's ContentInfo.plist or one of its resources is not where the project says; the package would lack it. Restore the file, or remove it from the target."
     )
     public let xcodeFileUnlisted = Rule(
         "xcode-file-unlisted", .warning, .xcode,

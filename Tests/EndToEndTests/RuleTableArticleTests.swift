@@ -2,8 +2,9 @@ import Foundation
 import IAPRules
 import Testing
 
-/// README's rule table and the ids the tests expect are held against the catalogue (`Rule.all`).
-@Suite(.onTestThreads) struct ReadmeRuleTableTests {
+/// The rule table of the documentation (the Rules article) and the ids the tests expect are held
+/// against the catalogue (`Rule.all`).
+@Suite(.onTestThreads) struct RuleTableArticleTests {
     static let idPattern = #"^[a-z]+(-[a-z0-9]+)+$"#
 
     /// The backquoted rule ids of `text`, in order.
@@ -12,12 +13,20 @@ import Testing
             .map { String($0.element) }.filter { $0.range(of: idPattern, options: .regularExpression) != nil }
     }
 
-    /// The rows of README's "The rules" table: group title, error ids, warning ids.
+    /// The rule article of IAPKit's documentation, where the table is.
+    static let articlePath = "Sources/IAPKit/IAPKit.docc/Rules.md"
+
+    /// The article's table, from its header row to its last row, a newline after each.
+    static func table() throws -> String {
+        let article = try String(contentsOf: Harness.packageRoot.appendingPathComponent(articlePath), encoding: .utf8)
+        let lines = article.split(separator: "\n", omittingEmptySubsequences: false)
+        let start = try #require(lines.firstIndex { $0.hasPrefix("| group |") }, "\(articlePath) has no rule table")
+        return lines[start...].prefix { $0.hasPrefix("|") }.map { $0 + "\n" }.joined()
+    }
+
+    /// The rows of the article's rule table: group title, error ids, warning ids.
     static func rows() throws -> [(title: String, errors: [String], warnings: [String])] {
-        let readme = try String(contentsOf: Harness.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        let section = try #require(
-            readme.components(separatedBy: "### The rules\n").last?.components(separatedBy: "\n## ").first)
-        return section.split(separator: "\n").filter { $0.hasPrefix("| ") && !$0.hasPrefix("| group ") }.map { line in
+        try table().split(separator: "\n").filter { $0.hasPrefix("| ") && !$0.hasPrefix("| group ") }.map { line in
             let cells = line.split(separator: "|", omittingEmptySubsequences: false).dropFirst().dropLast()
                 .map { $0.trimmingCharacters(in: .whitespaces) }
             return (cells[0], ids(in: Substring(cells[1])), ids(in: Substring(cells.count > 2 ? cells[2] : "")))
@@ -35,17 +44,20 @@ import Testing
         #expect(rows.flatMap { $0.errors + $0.warnings }.count == Rule.all.count)
     }
 
-    /// The table is generated: README holds exactly what `iapkg rules --markdown` writes.
+    /// The table's notes point nowhere: a link would depend on where a document keeps its headings.
+    @Test func tableNotesCarryNoLinks() {
+        let linked = Rule.all.filter { ($0.tableNote ?? "").contains("](") }.map(\.id)
+        #expect(linked.isEmpty, "table notes with a link: \(linked)")
+        #expect(Rule.all.contains { $0.tableNote != nil })
+    }
+
+    /// The table is generated: the article holds exactly what `iapkg rules --markdown` writes.
     @Test func tableIsWhatRulesMarkdownWrites() throws {
-        let readme = try String(contentsOf: Harness.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        let section = try #require(
-            readme.components(separatedBy: "### The rules\n").last?.components(separatedBy: "\n## ").first)
-        let table = try #require(section.range(of: "| group |")).lowerBound
         let generated = try Harness.run(["iapkg", "rules", "--markdown"])
         #expect(generated.status == 0)
         #expect(
-            String(section[table...]).trimmingCharacters(in: .newlines) + "\n" == generated.stdout,
-            "README's rule table is out of date: replace it with the output of 'iapkg rules --markdown'")
+            try Self.table() == generated.stdout,
+            "\(Self.articlePath)'s rule table is out of date: replace it with the output of 'iapkg rules --markdown'")
     }
 
     /// Strings in the tests that look like rule ids but are not: fixture names, and the mistyped ids

@@ -6,7 +6,7 @@ internal import IAPCrypto
     import Foundation
 #endif
 
-extension TransactionVerifier {
+extension SignedDataCheck {
     /// Parses `x5c` and checks each certificate's own properties; returns leaf, intermediate, root.
     func verifyChain(_ x5c: [String], at signedDate: Date) throws(PurchaseRefusal) -> [X509Certificate] {
         guard x5c.count == 3 else {
@@ -52,7 +52,7 @@ extension TransactionVerifier {
             else {
                 throw PurchaseRefusal(
                     .certificateNotValidAtSignedDate,
-                    "the \(name) certificate was not valid at the transaction's signedDate")
+                    "the \(name) certificate was not valid at the payload's signedDate")
             }
         }
         return chain

@@ -1,0 +1,106 @@
+/// What the object version store needs of an S3-compatible bucket, with keys relative to the
+/// store's prefix (`<product>/<version>/…`). A module that links an S3 client conforms to it and
+/// registers the store with `ObjectStoreOpening`; the core builds carry no client.
+///
+/// Errors: a failed precondition (412) is `ObjectBucketConflict`; anything else the store could
+/// not do is an `IAPKitError` (`.failed`, exit 2) whose message names the bucket and what to check.
+package protocol ObjectBucket: Sendable {
+    /// The store as the user wrote it (`s3://BUCKET/PREFIX`), for messages and reports.
+    var location: String { get }
+
+    /// The object at `key` and its ETag, or nil when there is none.
+    func get(_ key: String) throws -> StoredObject?
+
+    /// Writes `bytes` at `key` under `condition` (checked by the store as it lands); returns the new ETag.
+    @discardableResult
+    func put(_ key: String, _ bytes: [UInt8], headers: ObjectHeaders, condition: WriteCondition) throws -> String
+
+    /// Uploads local files, several at a time, large ones as parallel multipart uploads, each
+    /// checked by the store as it lands; memory stays bounded whatever their sizes.
+    func upload(_ files: [FileUpload]) throws
+
+    /// Deletes the object at `key` (nothing there is fine).
+    func delete(_ key: String) throws
+
+    /// Every object whose key starts with `prefix`, in key order.
+    func list(prefix: String) throws -> [ObjectSummary]
+
+    /// Aborts every unfinished multipart upload whose key starts with `prefix`; returns how many.
+    @discardableResult
+    func abortUploads(prefix: String) throws -> Int
+}
+
+/// An object's bytes and ETag.
+package struct StoredObject: Sendable {
+    /// The object's bytes.
+    package var bytes: [UInt8]
+    /// Its ETag as the store sent it (quotes included), for `WriteCondition.matching`.
+    package var etag: String
+
+    /// An object read from the store.
+    package init(bytes: [UInt8], etag: String) {
+        self.bytes = bytes
+        self.etag = etag
+    }
+}
+
+/// One listed object.
+package struct ObjectSummary: Sendable, Equatable {
+    /// The key, relative to the store's prefix.
+    package var key: String
+    /// Its size in bytes.
+    package var size: UInt64
+
+    /// A listed object.
+    package init(key: String, size: UInt64) {
+        self.key = key
+        self.size = size
+    }
+}
+
+/// The headers an object is stored with: what it is, and how long a CDN may keep it.
+package struct ObjectHeaders: Sendable, Equatable {
+    /// `Content-Type`.
+    package var contentType: String
+    /// `Cache-Control`.
+    package var cacheControl: String
+
+    /// Headers of an object.
+    package init(contentType: String, cacheControl: String) {
+        self.contentType = contentType
+        self.cacheControl = cacheControl
+    }
+}
+
+/// When a `put` may replace what is at its key.
+package enum WriteCondition: Sendable, Equatable {
+    /// Always.
+    case none
+    /// Only if nothing is there (`If-None-Match: *`).
+    case absent
+    /// Only if the object there still has this ETag (`If-Match`).
+    case matching(String)
+}
+
+/// A local file to store at a key.
+package struct FileUpload: Sendable {
+    /// The file's path on this machine.
+    package var path: String
+    /// The key it goes to, relative to the store's prefix.
+    package var key: String
+    /// Its size in bytes.
+    package var size: UInt64
+    /// The headers it is stored with.
+    package var headers: ObjectHeaders
+}
+
+/// A conditional write lost: someone else wrote the key since it was read (HTTP 412).
+package struct ObjectBucketConflict: Error, Sendable, CustomStringConvertible {
+    /// The key, relative to the store's prefix.
+    package var key: String
+
+    /// A lost conditional write at `key`.
+    package init(key: String) { self.key = key }
+
+    package var description: String { "\(key) was changed by someone else meanwhile" }
+}

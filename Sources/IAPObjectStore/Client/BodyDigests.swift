@@ -1,0 +1,61 @@
+internal import IAPCrypto
+internal import IAPSystem
+internal import XMLKit
+
+/// The two digests a written body carries: MD5 in base64 for `Content-Md5`, which the store checks
+/// the bytes against, and SHA-256 in hex for `x-amz-content-sha256`, which the signature covers.
+struct BodyDigests {
+    var md5: [UInt8]
+    var sha256Hex: String
+
+    /// The MD5 in base64, as `Content-MD5` takes it.
+    var md5Base64: String { String(decoding: Base64.encode(md5[...]), as: UTF8.self) }
+
+    /// The ETag S3 gives an object written in one PUT of these bytes: the MD5 in hex, quoted.
+    var etag: String { "\"" + Hex.encode(md5) + "\"" }
+
+    /// The digests of `bytes`.
+    init(_ bytes: [UInt8]) {
+        md5 = DigestHasher.digest(.md5, of: bytes)
+        sha256Hex = Hex.encode(DigestHasher.digest(.sha256, of: bytes))
+    }
+
+    /// The digests of `length` bytes of `file` from `offset`, read once in 1 MiB pieces.
+    init(file: FileDescriptor, offset: UInt64, length: UInt64) throws(SystemError) {
+        let md5Hasher = DigestHasher(.md5)
+        let sha256 = DigestHasher(.sha256)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { buffer.deallocate() }
+        var done: UInt64 = 0
+        while done < length {
+            let want = Int(min(UInt64(buffer.count), length - done))
+            let piece = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<want])
+            let got: Int
+            do { got = try file.read(into: piece, at: offset + done) } catch let error as SystemError {
+                throw error
+            } catch {
+                throw SystemError("read", path: file.path)
+            }
+            guard got == want else { throw SystemError("read", path: file.path, code: SystemError.Code.io) }
+            md5Hasher.update(UnsafeRawBufferPointer(piece))
+            sha256.update(UnsafeRawBufferPointer(piece))
+            done += UInt64(want)
+        }
+        md5 = md5Hasher.finish()
+        sha256Hex = Hex.encode(sha256.finish())
+    }
+
+    /// The headers and payload hash of a write with these digests.
+    var headers: [SignableRequest.Field] { [.init("Content-MD5", md5Base64)] }
+
+    /// The ETag S3 gives an object joined from parts with these ETags: the MD5 of their MD5s, a
+    /// dash and their count; nil when an ETag is not a quoted MD5.
+    static func multipartETag(_ parts: [S3UploadedPart]) -> String? {
+        var joined: [UInt8] = []
+        for part in parts.sorted(by: { $0.number < $1.number }) {
+            guard let md5 = Hex.decode(part.etag.filter { $0 != "\"" }), md5.count == 16 else { return nil }
+            joined += md5
+        }
+        return "\"" + Hex.encode(DigestHasher.digest(.md5, of: joined)) + "-\(parts.count)\""
+    }
+}

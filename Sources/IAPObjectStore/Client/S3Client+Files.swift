@@ -1,0 +1,42 @@
+internal import IAPSystem
+
+/// A local file to store at a key.
+package struct S3FileUpload: Sendable, Equatable {
+    /// The file's path on this machine (a symlink as its last component is refused).
+    package var path: String
+    /// The whole key it goes to.
+    package var key: String
+    /// Its headers and condition.
+    package var options: S3PutOptions
+
+    /// A file to upload.
+    package init(path: String, key: String, options: S3PutOptions = S3PutOptions()) {
+        self.path = path
+        self.key = key
+        self.options = options
+    }
+}
+
+extension S3Client {
+    /// Uploads `files`, `plan.fileParallelism` at a time, each as `upload(_:file:…)` does (one PUT,
+    /// or parallel parts above the threshold), each checked by the store as it lands. The first
+    /// failure stops starting more (those in flight finish) and is thrown; a file that cannot be
+    /// opened or read is an `.other` error naming it. Returns the ETags in the order of `files`.
+    @discardableResult
+    package func upload(files: [S3FileUpload], plan: S3UploadPlan = S3UploadPlan()) throws(S3Error) -> [String] {
+        try ParallelRequests.run(count: files.count, width: plan.fileParallelism) { index throws(S3Error) in
+            let upload = files[index]
+            let file: FileDescriptor
+            let size: UInt64
+            do {
+                file = try FileSystem.openNoFollow(upload.path)
+                size = try file.size()
+            } catch {
+                throw S3Error(
+                    .other, operation: "PUT", bucket: self.bucket, key: upload.key,
+                    message: "cannot read \(upload.path): \(error)")
+            }
+            return try self.upload(upload.key, file: file, length: size, options: upload.options, plan: plan)
+        }
+    }
+}

@@ -1,0 +1,92 @@
+package import IAPSystem
+internal import XMLKit
+
+extension S3Client {
+    /// Starts a multipart upload to `key` with `options`' object headers; returns its upload ID.
+    /// (The condition applies at completion, not here.)
+    package func createMultipartUpload(_ key: String, options: S3PutOptions = S3PutOptions()) throws(S3Error) -> String
+    {
+        let response = try send(
+            Operation(
+                name: "CreateMultipartUpload", method: "POST", key: key, query: [.init("uploads", "")],
+                headers: options.objectHeaders))
+        let root = try document(
+            response.body, named: "InitiateMultipartUploadResult", operation: "CreateMultipartUpload", key: key)
+        guard let uploadID = root.child("UploadId")?.text, !uploadID.isEmpty else {
+            throw S3Error(
+                .other, operation: "CreateMultipartUpload", bucket: bucket, key: key,
+                message: "the store gave no UploadId")
+        }
+        return uploadID
+    }
+
+    /// Sends part `number` (1-10,000): `length` bytes of `file` from `offset`, streamed, with its own
+    /// `Content-MD5` so the store checks it. Returns the part's number and ETag.
+    package func uploadPart(
+        _ key: String, uploadID: String, number: Int, file: FileDescriptor, offset: UInt64, length: UInt64
+    ) throws(S3Error) -> S3UploadedPart {
+        let digests = try digestsOf(file, offset: offset, length: length, operation: "UploadPart", key: key)
+        let response = try send(
+            Operation(
+                name: "UploadPart", method: "PUT", key: key,
+                query: [.init("partNumber", String(number)), .init("uploadId", uploadID)], headers: digests.headers,
+                body: .file(file, offset: offset, length: length), payloadHash: digests.sha256Hex))
+        return S3UploadedPart(number: number, etag: response.headers["etag"] ?? "")
+    }
+
+    /// Joins `parts` (in number order) into the object at `key`, under `condition`; returns its ETag.
+    @discardableResult
+    package func completeMultipartUpload(
+        _ key: String, uploadID: String, parts: [S3UploadedPart], condition: S3WriteCondition = .none
+    ) throws(S3Error) -> String {
+        let list = parts.sorted { $0.number < $1.number }.map {
+            "<Part><PartNumber>\($0.number)</PartNumber><ETag>\(XMLEscaping.escape($0.etag))</ETag></Part>"
+        }
+        let body = Array(
+            ("<?xml version=\"1.0\" encoding=\"UTF-8\"?><CompleteMultipartUpload>" + list.joined()
+                + "</CompleteMultipartUpload>").utf8)
+        let digests = BodyDigests(body)
+        let response: HTTPResponse
+        do {
+            response = try send(
+                Operation(
+                    name: "CompleteMultipartUpload", method: "POST", key: key, query: [.init("uploadId", uploadID)],
+                    headers: digests.headers + [.init("Content-Type", "application/xml")]
+                        + S3PutOptions(condition: condition).conditionHeaders,
+                    body: .bytes(body), payloadHash: digests.sha256Hex))
+        } catch {
+            return try landedWrite(error, key: key, etag: BodyDigests.multipartETag(parts))
+        }
+        let root = try document(
+            response.body, named: "CompleteMultipartUploadResult", operation: "CompleteMultipartUpload", key: key)
+        return root.child("ETag")?.text ?? response.headers["etag"] ?? ""
+    }
+
+    /// Abandons the upload `uploadID` to `key`: the store drops its parts.
+    package func abortMultipartUpload(_ key: String, uploadID: String) throws(S3Error) {
+        _ = try send(
+            Operation(name: "AbortMultipartUpload", method: "DELETE", key: key, query: [.init("uploadId", uploadID)]))
+    }
+
+    /// The multipart uploads in progress whose keys start with `prefix`, page after page.
+    package func listMultipartUploads(prefix: String) throws(S3Error) -> [S3MultipartUpload] {
+        var uploads: [S3MultipartUpload] = []
+        var markers: (key: String, uploadID: String)?
+        while true {
+            var query: [SignableRequest.Field] = [.init("uploads", ""), .init("prefix", prefix)]
+            if let markers { query += [.init("key-marker", markers.key), .init("upload-id-marker", markers.uploadID)] }
+            let response = try send(Operation(name: "ListMultipartUploads", method: "GET", key: nil, query: query))
+            let root = try document(
+                response.body, named: "ListMultipartUploadsResult", operation: "ListMultipartUploads", key: prefix)
+            uploads += root.children(named: "Upload").map {
+                S3MultipartUpload(
+                    key: $0.child("Key")?.text ?? "", uploadID: $0.child("UploadId")?.text ?? "",
+                    initiated: $0.child("Initiated")?.text ?? "")
+            }
+            guard root.child("IsTruncated")?.text == "true", let key = root.child("NextKeyMarker")?.text,
+                let uploadID = root.child("NextUploadIdMarker")?.text, !(key.isEmpty && uploadID.isEmpty)
+            else { return uploads }
+            markers = (key, uploadID)
+        }
+    }
+}

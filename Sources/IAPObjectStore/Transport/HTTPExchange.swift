@@ -1,0 +1,78 @@
+package import IAPSystem
+
+/// What a request sends after its headers.
+package enum HTTPBody: Sendable {
+    /// Nothing (`Content-Length: 0` for methods that send a body).
+    case empty
+    /// Bytes in memory.
+    case bytes([UInt8])
+    /// `length` bytes of a file from `offset`, read as they are sent.
+    case file(FileDescriptor, offset: UInt64, length: UInt64)
+
+    /// The number of bytes sent.
+    package var count: UInt64 {
+        switch self {
+        case .empty: 0
+        case .bytes(let bytes): UInt64(bytes.count)
+        case .file(_, _, let length): length
+        }
+    }
+}
+
+/// Where a successful response's body goes (an error's body always goes to memory, for its XML).
+package enum HTTPResponseSink: Sendable {
+    /// Into memory, at most `limit` bytes (more is an error, not a cut).
+    case memory(limit: Int)
+    /// Into a file from `offset`, written in place (`pwrite`), so a retry writes the same bytes again.
+    case file(FileDescriptor, offset: UInt64)
+}
+
+/// One HTTP request for the transport: already signed, headers final.
+package struct HTTPRequest: Sendable {
+    /// `GET`, `PUT`, `HEAD`, ...
+    package var method: String
+    /// The whole URL, query included.
+    package var url: String
+    /// The header lines, `Host` among them.
+    package var headers: [SignableRequest.Field]
+    /// What follows the headers.
+    package var body: HTTPBody
+
+    /// A request from its parts.
+    package init(method: String, url: String, headers: [SignableRequest.Field], body: HTTPBody) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+    }
+}
+
+/// The response: status, headers (names lower-cased, the last of a repeated one kept) and, for a
+/// memory sink or an error, the body.
+package struct HTTPResponse: Sendable {
+    /// The HTTP status.
+    package var status: Int
+    /// The headers, names lower-cased.
+    package var headers: [String: String]
+    /// The body when it went to memory.
+    package var body: [UInt8]
+    /// The body's bytes written to the file sink.
+    package var bytesWritten: UInt64
+
+    /// True for 2xx.
+    package var isSuccess: Bool { (200..<300).contains(status) }
+}
+
+/// A request that got no HTTP response: libcurl's error, or the body could not be read or written.
+package struct TransportFailure: Error, Sendable, Equatable {
+    /// libcurl's error text, or what failed here.
+    package var message: String
+    /// True when trying again may help (a refused connection, a timeout, a reset).
+    package var isRetryable: Bool
+
+    /// A failure from its parts.
+    package init(message: String, isRetryable: Bool) {
+        self.message = message
+        self.isRetryable = isRetryable
+    }
+}

@@ -113,25 +113,37 @@ let package = Package(
             ]),
         .executableTarget(name: "iapkg-fuzz", dependencies: ["FuzzTargets", "IAPSystem"], exclude: ["README.md"]),
 
-        // What the test targets share: running the built binary, scratch folders, fixture builders.
-        .target(name: "IAPTestSupport", path: "Tests/IAPTestSupport"),
+        // What the test targets share: the one way a test starts a process (the built binary or any
+        // other program), scratch folders, and the fixtures' one xar writer, one odc writer and one
+        // seeded generator.
+        .target(
+            name: "IAPTestSupport", dependencies: ["IAPSystem", "IAPCompression", "IAPCrypto"], path: "Tests/IAPTestSupport"
+        ),
+        // Packages made by hand to break one rule each (trees, product archives, encoded names) and
+        // validate's verdicts judged in process or through the binary: for IAPKit's tests and the end-to-end tests.
+        .target(
+            name: "IAPKitTestSupport",
+            dependencies: ["IAPTestSupport", "IAPKit", "IAPRules", "BomKit", "IAPCompression", "IAPSystem"],
+            path: "Tests/IAPKitTestSupport"),
         .testTarget(name: "IAPRulesTests", dependencies: ["IAPRules"]),
         .testTarget(name: "IAPClientTests", dependencies: ["IAPClient", "IAPDelivery"]),
         .testTarget(name: "IAPDeliveryTests", dependencies: ["IAPDelivery"]),
         .testTarget(name: "IAPSystemTests", dependencies: ["IAPSystem", "IAPCrypto"]),
-        .testTarget(name: "IAPCompressionTests", dependencies: ["IAPCompression", "IAPSystem", "IAPCrypto"]),
+        .testTarget(name: "IAPCompressionTests", dependencies: ["IAPCompression", "IAPSystem", "IAPCrypto", "IAPTestSupport"]),
         .testTarget(name: "IAPCryptoTests", dependencies: ["IAPCrypto", "IAPSystem"]),
         .testTarget(name: "XMLKitTests", dependencies: ["XMLKit"]),
         .testTarget(
             name: "XarKitTests",
             dependencies: ["XarKit", "IAPRules", "IAPSystem", "IAPCompression", "IAPCrypto", "IAPTestSupport"]),
         .testTarget(name: "BomKitTests", dependencies: ["BomKit", "IAPSystem", "IAPTestSupport"]),
-        .testTarget(name: "PayloadKitTests", dependencies: ["PayloadKit", "IAPSystem", "IAPCompression", "IAPCrypto"]),
+        .testTarget(
+            name: "PayloadKitTests", dependencies: ["PayloadKit", "IAPSystem", "IAPCompression", "IAPCrypto", "IAPTestSupport"]),
         .testTarget(name: "XcodeKitTests", dependencies: ["XcodeKit", "IAPRules"]),
         .testTarget(
             name: "IAPKitTests",
             dependencies: [
-                "IAPKit", "IAPRules", "XarKit", "BomKit", "PayloadKit", "XMLKit", "IAPSystem", "IAPTestSupport",
+                "IAPKit", "IAPRules", "XarKit", "BomKit", "PayloadKit", "XMLKit", "IAPSystem", "IAPCompression", "IAPCrypto",
+                "IAPTestSupport", "IAPKitTestSupport",
             ]),
         .testTarget(
             name: "IAPKitCLITests", dependencies: ["IAPKitCLI", "IAPKit", "IAPRules", "IAPSystem", "IAPTestSupport"]),
@@ -146,7 +158,7 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: [
                 "IAPKit", "IAPRules", "XarKit", "BomKit", "IAPSystem", "IAPCompression", "IAPCrypto", "IAPTestSupport",
-                "IAPClient", "IAPPurchase",
+                "IAPKitTestSupport", "IAPClient", "IAPPurchase",
             ],
             exclude: ["Fixtures"]),
     ]

@@ -1,5 +1,6 @@
 import BomKit
 import IAPSystem
+import IAPTestSupport
 import Testing
 
 @Suite struct BomChecksumTests {
@@ -25,7 +26,7 @@ import Testing
     }
 
     @Test func anySplitGivesTheSameChecksum() {
-        var generator = SplitMix64(seed: 7)
+        var generator = SeededGenerator(seed: 7)
         let bytes = (0..<4099).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
         let whole = BomChecksum.checksum(of: bytes)
         for _ in 0..<200 {
@@ -42,23 +43,10 @@ import Testing
     }
 }
 
-/// A small deterministic generator for tests.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 @Suite struct CksumCRCTests {
     /// The folded (PCLMULQDQ) path and the byte table agree on every length, alignment and start state.
     @Test func fastPathMatchesTheTable() {
-        var generator = SplitMix64(seed: 11)
+        var generator = SeededGenerator(seed: 11)
         let bytes = (0..<2200).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
         bytes.withUnsafeBytes { all in
             for offset in 0..<17 {
@@ -73,7 +61,7 @@ struct SplitMix64: RandomNumberGenerator {
 
     /// The table itself against the bit-by-bit definition.
     @Test func tableMatchesTheDefinition() {
-        var generator = SplitMix64(seed: 13)
+        var generator = SeededGenerator(seed: 13)
         let bytes = (0..<300).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
         var bitwise: UInt32 = 0x1234_5678
         for byte in bytes {

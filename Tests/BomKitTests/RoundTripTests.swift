@@ -1,3 +1,4 @@
+import IAPTestSupport
 import Testing
 
 @testable import BomKit
@@ -57,7 +58,7 @@ import Testing
             entries.append(
                 BomEntry(path: "./d\(directory)", kind: .directory, mode: 0o40755, modificationTime: UInt32(directory)))
         }
-        var generator = SplitMix64(seed: 1)
+        var generator = SeededGenerator(seed: 1)
         for number in 0..<(20_000 - 21) {
             let size = generator.next() % 100_000
             entries.append(

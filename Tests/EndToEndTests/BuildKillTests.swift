@@ -18,12 +18,7 @@ import Testing
         #expect(try Harness.run(["iapkg", "build", folder, "-o", scratch.at("timing.pkg")]).status == 0)
         let duration = Date().timeIntervalSince(start)
         for round in 0..<10 {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: Harness.binary)
-            process.arguments = ["build", folder, "-o", output]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
+            let process = try Harness.start(["iapkg", "build", folder, "-o", output])
             Thread.sleep(forTimeInterval: duration * Double(round) / 10.0 * 1.1)
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()

@@ -21,12 +21,7 @@ import Testing
         let duration = Date().timeIntervalSince(start)
         var old = "1.1"
         for round in 0..<20 {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: Harness.binary)
-            process.arguments = ["bump", scratch.at("c"), "--patch"]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
+            let process = try Harness.start(["iapkg", "bump", scratch.at("c"), "--patch"])
             Thread.sleep(forTimeInterval: duration * Double(round) / 20.0 * 1.1)
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()

@@ -25,28 +25,6 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: scratch.at("hidden.pkg")))
     }
 
-    @Test func aLinkHidingItsStepsEscapesInAPayload() throws {
-        let path = try scratch.hostileProduct(
-            "hidden-cpio",
-            [
-                .directory("./Contents/a"), .directory("./Contents/\u{301}d"), .directory("./Contents/\u{301}e"),
-                .file("./Contents/x", text: "x"), .symlink("./Contents/a/l", to: Self.hiddenSteps),
-            ])
-        let run = try Validate.expectError(path, Rule.linkEscape, entry: "Contents/a/l")
-        #expect(!run.rules.contains("entry-name-invalid"), "\(run.dump)")
-    }
-
-    @Test func aLinkHidingItsStepsEscapesInATree() throws {
-        let path = try scratch.hostileTree(
-            "hidden-tree",
-            [
-                .directory("a", [.symlink("l", to: Self.hiddenSteps)]), .directory("\u{301}d"), .directory("\u{301}e"),
-                .file("x", text: "x"),
-            ])
-        let run = try Validate.expectError(path, Rule.linkEscape, entry: "Contents/a/l")
-        #expect(!run.rules.contains("entry-name-invalid"), "\(run.dump)")
-    }
-
     /// A name that starts with a combining mark is one ordinary component to every reader: built,
     /// validated and unpacked in both layouts, where a grapheme split once refused it as holding "/".
     @Test func namesStartingWithACombiningMarkRoundTrip() throws {

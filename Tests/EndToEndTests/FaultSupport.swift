@@ -58,20 +58,16 @@ final class SmallFileSystem {
 
 /// A process started and left running, its output kept in a file for the checks.
 final class RunningProcess {
-    let process = Process()
+    let process: Process
     private let outputFile: String
 
     /// Starts the built iapkg with `arguments`, `environment` added to the test's.
     init(_ arguments: [String], scratch: ScratchFolder, environment: [String: String] = [:]) throws {
         outputFile = scratch.at("output-\(UUID().uuidString)")
         _ = FileManager.default.createFile(atPath: outputFile, contents: nil)
-        process.executableURL = URL(fileURLWithPath: Harness.binary)
-        process.arguments = arguments
-        process.environment = Harness.childEnvironment().merging(environment) { $1 }
-        let sink = FileHandle(forWritingAtPath: outputFile)
-        process.standardOutput = sink
-        process.standardError = sink
-        try process.run()
+        let sink = try FileHandle(forWritingTo: URL(fileURLWithPath: outputFile))
+        process = try Harness.start(
+            ["iapkg"] + arguments, environment: environment, standardOutput: sink, standardError: sink)
     }
 
     /// Waits for the end; the exit status, or nil when a signal ended it (a crash).

@@ -37,21 +37,6 @@ import Testing
         ]
     }
 
-    @Test func anOdcLinkCarryingAnELFIsRefused() throws {
-        // The first link is text; the second link of the same inode carries an ELF of its own.
-        let text = Array("level data\n".utf8)
-        var first = CpioItem.file("./Contents/a", text)
-        first.ino = 77
-        first.nlink = 2
-        var second = CpioItem.file("./Contents/b", CodeSamples.elf)
-        second.ino = 77
-        second.nlink = 2
-        let path = try scratch.hostileProduct("odc-elf-link", [first, second])
-        let run = try Validate.expectError(path, Rule.execElf, entry: "Contents/b")
-        #expect(
-            !run.findings.contains { $0.rule == "exec-elf" && ($0.entry ?? "").hasSuffix("Contents/a") }, "\(run.dump)")
-    }
-
     @Test func aNewcPairMadeByBsdtarValidatesAndUnpacksWithItsData() throws {
         let bytes = Array("shared level data\n".utf8)
         let folder = try linkedFolder("newc-src", bytes)

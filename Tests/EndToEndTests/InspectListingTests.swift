@@ -2,7 +2,8 @@ import Foundation
 import Testing
 
 /// inspect's listing is walked straight from the Bom for text and made into values for JSON: both
-/// must list the same entries; and a Bom whose checksum check runs beside its parse is still told by it.
+/// must list the same entries; and a Bom whose checksum check runs beside its parse is still told by
+/// it, as is a ContentInfo.plist that is present but cannot be decoded.
 @Suite(.onTestThreads) struct InspectListingTests {
     let scratch = ScratchFolder()
 
@@ -54,5 +55,15 @@ import Testing
         #expect(notes.map { $0["rule"] as? String } == ["xar-extracted-checksum"], "\(notes)")
         #expect((report["files"] as? [Any])?.isEmpty == true)
         #expect(report["productIdentifier"] as? String == "com.example.test")
+    }
+
+    @Test func inspectSaysWhyAPresentPlistCannotBeDecoded() throws {
+        let path = scratch.at("plist-bad.pkg")
+        try HostileTree.write(HostileTree.nodes(), to: path) { $0.nodes[0].archivedChecksum = .wrong }
+        let result = try Harness.run(["iapkg", "inspect", path])
+        let said = result.stdout + result.stderr
+        #expect(said.contains("ContentInfo.plist is present but could not be decoded"), "\(said)")
+        #expect(said.contains("xar-archived-checksum"), "\(said)")
+        #expect(!said.contains("has no ContentInfo.plist"), "\(said)")
     }
 }

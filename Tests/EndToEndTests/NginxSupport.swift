@@ -4,7 +4,7 @@ import Testing
 /// A real nginx on 127.0.0.1 (a free port, its own prefix) serving `root` with the example site
 /// configuration, Examples/server/iapkg-content.conf, and `limit_rate` for paths holding `.slow.`.
 final class NginxServer {
-    let process = Process()
+    let process: Process
     let port: Int
     let prefix: String
 
@@ -14,7 +14,8 @@ final class NginxServer {
         prefix = scratch.at("nginx")
         try FileManager.default.createDirectory(atPath: prefix + "/logs", withIntermediateDirectories: true)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: scratch.path)
-        port = Self.freePort()
+        let port = Self.freePort()
+        self.port = port
         let example = Harness.packageRoot.appendingPathComponent("Examples/server/iapkg-content.conf")
         let site = try String(contentsOf: example, encoding: .utf8).split(
             separator: "\n", omittingEmptySubsequences: false
@@ -46,11 +47,9 @@ final class NginxServer {
             }
             """
         try conf.write(toFile: prefix + "/nginx.conf", atomically: true, encoding: .utf8)
-        process.executableURL = URL(fileURLWithPath: "/usr/sbin/nginx")
-        process.arguments = ["-p", prefix, "-c", prefix + "/nginx.conf", "-g", "daemon off;"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        process = try Harness.start([
+            "/usr/sbin/nginx", "-p", prefix, "-c", prefix + "/nginx.conf", "-g", "daemon off;",
+        ])
         let ready = ServeCheck.wait(seconds: 10) {
             (try? Harness.run(["curl", "-s", "-o", "/dev/null", base.absoluteString]))?.status == 0
         }

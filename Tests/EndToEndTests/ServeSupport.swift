@@ -5,7 +5,7 @@ import Testing
 
 /// A running `iapkg serve`, its output in files.
 final class ServeProcess {
-    let process = Process()
+    let process: Process
     let outPath: String
     let errPath: String
 
@@ -17,17 +17,14 @@ final class ServeProcess {
         errPath = scratch.at("\(tag).err")
         _ = FileManager.default.createFile(atPath: outPath, contents: nil)
         _ = FileManager.default.createFile(atPath: errPath, contents: nil)
-        process.executableURL = URL(fileURLWithPath: Harness.binary)
-        process.arguments =
-            ["serve", "--incoming", incoming, "--into", root, "--rescan-seconds", "1", "--settle-seconds", "0.5"]
-            + extra
-        var env = ProcessInfo.processInfo.environment
-        env["NO_COLOR"] = "1"
-        process.environment = env.merging(environment) { $1 }
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        process = try Harness.start(
+            [
+                "iapkg", "serve", "--incoming", incoming, "--into", root, "--rescan-seconds", "1", "--settle-seconds",
+                "0.5",
+            ]
+                + extra, environment: environment,
+            standardOutput: try FileHandle(forWritingTo: URL(fileURLWithPath: outPath)),
+            standardError: try FileHandle(forWritingTo: URL(fileURLWithPath: errPath)))
     }
 
     /// A service a failed test left running is killed, so that no test run waits on it.

@@ -3,28 +3,13 @@ import IAPRules
 import IAPSystem
 import Testing
 
-/// Signed packages: productsign's layout made by `TestSigner` with keys from the openssl command line.
+/// Signed packages: productsign's layout made by `TestSigner` with keys from the openssl command line,
+/// through the binary (its reports, text and exit statuses); the signature rules themselves are
+/// judged in process (IAPKitTests' SignatureCheckTests).
 @Suite("Signatures", .onTestThreads, .enabled(if: TestPKI.shared != nil, "the openssl command line is needed"))
 struct SignatureTests {
-    /// One signature as `validate --json` and `inspect --json` report it.
-    struct Signature: Decodable {
-        struct Certificate: Decodable {
-            var subject: String
-            var issuer: String
-            var notBefore: String
-            var notAfter: String
-            var sha256: String
-            var expired: Bool
-        }
-        var element: String
-        var style: String
-        var status: String
-        var trust: String
-        var certificates: [Certificate]
-    }
-
-    struct Signed: Decodable { var signatures: [Signature]? }
-    struct ValidateDocument: Decodable { var inputs: [Signed] }
+    typealias Signature = SignatureReport
+    typealias Signed = SignedReport
 
     let scratch = ScratchFolder()
     let pki: TestPKI
@@ -43,20 +28,10 @@ struct SignatureTests {
 
     /// A tree package signed by `signer` (by default: the leaf key, the leaf and the CA listed, RSA and CMS).
     func signedPackage(_ name: String, edit: (inout TestSigner) -> Void = { _ in }) throws -> String {
-        let unsigned = scratch.at(name + "-unsigned.pkg")
-        try HostileTree.write(HostileTree.nodes(), to: unsigned)
-        var signer = TestSigner(
-            key: pki.at("leaf.key"), certificates: [pki.at("leaf.pem"), pki.at("ca.pem")], cms: true)
-        edit(&signer)
-        let work = ScratchFolder()
-        let path = scratch.at(name + ".pkg")
-        try signer.sign(unsigned, to: path, work: work)
-        return path
+        try pki.signedPackage(name, in: scratch, edit: edit)
     }
 
-    func signatures(_ run: ValidateRun) throws -> [Signature] {
-        try JSONDecoder().decode(ValidateDocument.self, from: run.result.stdoutData).inputs.first?.signatures ?? []
-    }
+    func signatures(_ run: ValidateRun) throws -> [Signature] { try run.signatures() }
 
     @Test("a valid RSA and CMS signature verify; the chain is not judged without --trust-anchor")
     func validSignature() throws {
@@ -89,60 +64,6 @@ struct SignatureTests {
         #expect(
             text.stdout.contains("subject  CN=iapkg Test Signer") && text.stdout.contains("sha256   " + leaf.sha256))
         #expect(text.stdout.contains("the same 2 certificates as above"), "\(text.stdout)")
-    }
-
-    @Test("one flipped bit in the RSA signature is an error")
-    func flippedRSABit() throws {
-        let path = try signedPackage("flipped") {
-            $0.editSignature = {
-                var bytes = $0
-                bytes[100] ^= 0x01
-                return bytes
-            }
-        }
-        let run = try Validate.expectError(path, Rule.xarSignatureInvalid)
-        #expect(try signatures(run).map(\.status) == ["invalid", "verified"])
-    }
-
-    @Test("a CMS signature over other bytes than the TOC digest is an error")
-    func cmsOverOtherBytes() throws {
-        let path = try signedPackage("cms-other") {
-            $0.editCMSContent = {
-                var bytes = $0
-                bytes[0] ^= 0x80
-                return bytes
-            }
-        }
-        let run = try Validate.expectError(path, Rule.xarSignatureInvalid)
-        #expect(try signatures(run).map(\.status) == ["verified", "invalid"])
-    }
-
-    @Test("a certificate of another key is an error")
-    func wrongKey() throws {
-        let path = try signedPackage("wrong-key") {
-            $0.certificates = [pki.at("other-ca.pem")]
-            $0.cms = false
-        }
-        try Validate.expectError(path, Rule.xarSignatureInvalid)
-    }
-
-    @Test("a signature without certificates is an error")
-    func missingCertificate() throws {
-        let path = try signedPackage("no-certificate") {
-            $0.certificates = []
-            $0.cms = false
-        }
-        try Validate.expectError(path, Rule.xarSignatureCertificate)
-    }
-
-    @Test("--trust-anchor with the issuing CA passes; with another CA it is an error")
-    func trustAnchor() throws {
-        let path = try signedPackage("anchored")
-        let trusted = try Validate.expectClean(path, extra: ["--trust-anchor", pki.at("ca.pem")])
-        #expect(try signatures(trusted).allSatisfy { $0.trust == "trusted" })
-        let other = try Validate.expectError(
-            path, Rule.xarSignatureUntrusted, extra: ["--trust-anchor", pki.at("other-ca.pem")])
-        #expect(try signatures(other).allSatisfy { $0.trust == "untrusted" && $0.status == "verified" })
     }
 
     @Test("an expired leaf is information only, with or without --trust-anchor")

@@ -146,12 +146,7 @@ import Testing
         let duration = Date().timeIntervalSince(start)
 
         for round in 0..<20 {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: Harness.binary)
-            process.arguments = ["unpack", v2, "--into", root]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
+            let process = try Harness.start(["iapkg", "unpack", v2, "--into", root])
             Thread.sleep(forTimeInterval: duration * Double(round) / 20.0 * 1.1)
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()

@@ -4,7 +4,8 @@ import IAPSystem
 import Testing
 
 /// Every encoding real xar writers produce, in packages the built binary validates and unpacks:
-/// entries and Payloads compressed by the system tools, unknown encodings reported once.
+/// entries and Payloads compressed by the system tools. (Unknown encodings, reported once, are
+/// IAPKitTests' ValidateContainerTests and ValidateProductTests.)
 @Suite(.onTestThreads) struct ValidateEncodingTests {
     let scratch = ScratchFolder()
 
@@ -46,21 +47,6 @@ import Testing
         }
     }
 
-    @Test func eachFaultIsReportedOnce() throws {
-        var unknown = XarNode.file("readme.txt", text: "hello\n")
-        unknown.encoding = "application/x-zstd"
-        var unchecked = XarNode.file("other.txt", text: "other\n")
-        unchecked.archivedChecksum = .omitted
-        let path = scratch.at("once.pkg")
-        try HostileTree.write(HostileTree.nodes(contents: [unknown, unchecked]), to: path)
-        let run = try Validate.expectError(path, Rule.xarEncoding, entry: "Contents/readme.txt")
-        let encodings = run.findings.filter { $0.rule == "xar-encoding" }
-        #expect(encodings.count == 1, "\(run.dump)")
-        #expect(encodings.first?.message.contains("application/x-zstd") == true)
-        #expect(run.findings.filter { $0.rule == "xar-checksum-missing" }.count == 1, "\(run.dump)")
-        #expect(run.findings.filter { $0.entry?.contains("readme.txt") == true }.count == 1, "\(run.dump)")
-    }
-
     @Test(arguments: ["bzip2 -c", "xz -c"])
     func aProductWhosePayloadIsNotGzipValidatesAndUnpacks(_ command: String) throws {
         var package = HostileProduct(files: [
@@ -80,15 +66,5 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         let level = try Data(contentsOf: URL(fileURLWithPath: root + "/com.example.test/1.0/Contents/level1.dat"))
         #expect(Array(level) == Array(repeating: 7, count: 70_000))
-    }
-
-    @Test func aPayloadInAnotherCompressionIsNamed() throws {
-        var package = HostileProduct()
-        package.payloadOverride = [0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x58] + Array(repeating: 0, count: 100)
-        let path = scratch.at("zstd.pkg")
-        try package.write(to: path)
-        let run = try Validate.expectError(path, Rule.shapePayload, entry: "content.pkg/Payload")
-        let message = run.findings.first { $0.rule == "shape-payload" }?.message ?? ""
-        #expect(message.contains("28 b5 2f fd 00 58 (zstd?)"), "\(run.dump)")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import IAPTestSupport
 import Testing
 
 @testable import IAPCompression
@@ -75,18 +76,5 @@ import Testing
         let out = try encode([], workers: 2)
         #expect(out.count > 0)
         #expect(try decode(out).isEmpty)
-    }
-}
-
-/// A small deterministic generator (SplitMix64) for test data.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import IAPCompression
+import IAPTestSupport
 import Testing
 
 /// Each codec's decoder, fed bytes the system tools made: exact output, and the stream's end found
@@ -11,13 +12,8 @@ import Testing
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         try Data(bytes).write(to: folder.appendingPathComponent("in"))
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "\(command) < in > out"]
-        process.currentDirectoryURL = folder
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(command)")
+        let result = try Harness.shell("\(command) < in > out", in: folder.path)
+        #expect(result.status == 0, "\(command)")
         return Array(try Data(contentsOf: folder.appendingPathComponent("out")))
     }
 

@@ -7,9 +7,6 @@ import Testing
 /// listens on the port it picked, answers over HTTP (curl), logs JSON lines, stops on SIGTERM with
 /// exit status 0, and refuses unusable arguments and files with exit status 64 or 2.
 @Suite struct GateProcessTests {
-    /// The built iapkg (iapkg-gate is beside it).
-    static let iapkg = Harness.binary
-
     /// A scratch folder with a store holding one product, a key and a trust anchor.
     func setUp(_ pki: TestPKI? = nil) throws -> String {
         let folder = NSTemporaryDirectory() + "gate-process-" + UUID().uuidString
@@ -35,15 +32,10 @@ import Testing
         ] + extra
     }
 
-    /// Runs `arguments` to the end; (status, stderr).
-    func run(_ program: String, _ arguments: [String]) throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = arguments
+    /// Runs the built iapkg (iapkg-gate is beside it) with `arguments` to the end; (status, stderr).
+    func run(_ arguments: [String]) throws -> (Int32, String) {
         let err = Pipe()
-        process.standardError = err
-        process.standardOutput = Pipe()
-        try process.run()
+        let process = try Harness.start(["iapkg"] + arguments, standardOutput: Pipe(), standardError: err)
         // A gate that starts when it should have refused is stopped after 10 s (and the test fails).
         let watchdog = DispatchWorkItem { process.terminate() }
         DispatchQueue.global().asyncAfter(deadline: .now() + 10, execute: watchdog)
@@ -60,29 +52,16 @@ import Testing
 
     /// What curl prints for `arguments`.
     func curlOutput(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["curl", "-s"] + arguments
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return text
+        try Harness.run(["curl", "-s"] + arguments).stdout
     }
 
     @Test func servesLogsAndStopsOnSIGTERM() throws {
         let pki = try TestPKI()
         let folder = try setUp(pki)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.iapkg)
-        process.arguments = arguments(folder)
         let out = Pipe()
         let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
+        let process = try Harness.start(["iapkg"] + arguments(folder), standardOutput: out, standardError: err)
         // The first line on stderr says where it listens.
         var said = Data()
         while !said.contains(UInt8(ascii: "\n")) {
@@ -126,7 +105,6 @@ import Testing
     @Test func unusableArgumentsAndFilesAreRefused() throws {
         let folder = try setUp()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let iapkg = Self.iapkg
         let cases: [(Int32, [String], String)] = [
             (64, ["--environment", "Xcode"], "Production or Sandbox"),
             (64, ["--token-ttl", "864000"], "minutes, not days"),
@@ -140,7 +118,7 @@ import Testing
             (2, ["--state", folder + "/gate.key"], "is not a folder"),
         ]
         for (status, extra, message) in cases {
-            let (exit, stderr) = try run(iapkg, arguments(folder, extra))
+            let (exit, stderr) = try run(arguments(folder, extra))
             #expect(exit == status, "\(extra)")
             #expect(stderr.contains(message), "\(extra): \(stderr)")
         }

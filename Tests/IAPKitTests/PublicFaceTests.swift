@@ -29,15 +29,11 @@ import Testing
         var options = ValidationOptions()
         #expect(throws: IAPKitError.self) { try options.addTrustAnchors(pem: Array("not a certificate".utf8)) }
 
-        let openssl = Process()
-        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        openssl.arguments = [
-            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=iapkg test anchor", "-days", "2",
-            "-keyout", folder + "/key.pem", "-out", folder + "/anchor.pem",
-        ]
-        openssl.standardError = FileHandle.nullDevice
-        try openssl.run()
-        openssl.waitUntilExit()
+        try Harness.run([
+            "/usr/bin/openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=iapkg test anchor",
+            "-days",
+            "2", "-keyout", folder + "/key.pem", "-out", folder + "/anchor.pem",
+        ])
         try options.addTrustAnchors(pem: Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/anchor.pem"))))
 
         let package = folder + "/unsigned.pkg"

@@ -41,12 +41,39 @@ package enum Harness {
         }
     }
 
-    /// Runs `arguments` (the first is the program: "iapkg" means the built binary) in `directory`.
+    /// Runs `arguments` (the first is the program: "iapkg" means the built binary) in `directory`
+    /// to its end, with `stdin` as its input; what it said.
     @discardableResult
     package static func run(
         _ arguments: [String], in directory: String? = nil, environment: [String: String] = [:],
         stdin: Data? = nil
     ) throws -> Result {
+        let out = Pipe()
+        let err = Pipe()
+        let input = Pipe()
+        let process = try start(
+            arguments, in: directory, environment: environment, standardInput: input, standardOutput: out,
+            standardError: err)
+        if let stdin { input.fileHandleForWriting.write(stdin) }
+        try input.fileHandleForWriting.close()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(
+            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self), stdoutData: outData)
+    }
+
+    /// Starts `arguments` (the first is the program: "iapkg" means the built binary, anything else
+    /// is looked up on PATH) in `directory` and leaves it running: the one way the tests start a
+    /// process. The child gets ``childEnvironment()`` with NO_COLOR set, SOURCE_DATE_EPOCH removed
+    /// and `environment` on top; its streams are the null device unless given (a `FileHandle` or a
+    /// `Pipe`). The caller waits for it, signals or kills it.
+    package static func start(
+        _ arguments: [String], in directory: String? = nil, environment: [String: String] = [:],
+        standardInput: Any = FileHandle.nullDevice, standardOutput: Any = FileHandle.nullDevice,
+        standardError: Any = FileHandle.nullDevice
+    ) throws -> Process {
         let process = Process()
         var args = arguments
         if args.first == "iapkg" {
@@ -62,21 +89,11 @@ package enum Harness {
         env.removeValue(forKey: "SOURCE_DATE_EPOCH")
         for (k, v) in environment { env[k] = v }
         process.environment = env
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        let input = Pipe()
-        process.standardInput = input
+        process.standardInput = standardInput
+        process.standardOutput = standardOutput
+        process.standardError = standardError
         try process.run()
-        if let stdin { input.fileHandleForWriting.write(stdin) }
-        try input.fileHandleForWriting.close()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(
-            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData, as: UTF8.self), stdoutData: outData)
+        return process
     }
 
     /// This process's environment for a child, where `.ci/sanitize`'s IAPKG_CHILD_ASAN_OPTIONS

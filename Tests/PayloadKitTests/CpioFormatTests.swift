@@ -1,4 +1,5 @@
 import Foundation
+import IAPTestSupport
 import PayloadKit
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import IAPSystem
+import IAPTestSupport
 import PayloadKit
 import Testing
 

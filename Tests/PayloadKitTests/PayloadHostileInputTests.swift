@@ -1,5 +1,6 @@
 import Foundation
 import IAPCompression
+import IAPTestSupport
 import PayloadKit
 import Testing
 

@@ -52,7 +52,7 @@ import XarKit
                 variants += 1
             }
         }
-        var generator = SplitMix64(seed: 0x5eed)
+        var generator = SeededGenerator(seed: 0x5eed)
         for _ in 0..<500 {
             var mangled = base
             for _ in 0..<4 {
@@ -68,18 +68,5 @@ import XarKit
         #expect(outcomes["xar-magic", default: 0] > 0)
         #expect(outcomes["xar-toc-inflate", default: 0] + outcomes["xar-toc-length", default: 0] > 0)
         #expect(outcomes["findings", default: 0] > 0)
-    }
-}
-
-/// A small deterministic random number generator for reproducible corruption.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import IAPCompression
+import IAPTestSupport
 import PayloadKit
 
 /// One entry as read back, with its data.
@@ -88,31 +89,9 @@ enum PayloadTestSupport {
         return url
     }
 
-    /// Output and exit status of a shell command line.
-    struct CommandResult {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
-
-    /// Runs `command` with /bin/sh in `directory`.
-    static func run(_ command: String, in directory: URL? = nil) throws -> CommandResult {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command]
-        if let directory { process.currentDirectoryURL = directory }
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return CommandResult(
-            status: process.terminationStatus,
-            stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData, as: UTF8.self))
+    /// Runs `command` with /bin/sh in `directory`; its exit status and output.
+    static func run(_ command: String, in directory: URL? = nil) throws -> Harness.Result {
+        try Harness.shell(command, in: directory?.path)
     }
 
     /// Quotes `text` for /bin/sh.

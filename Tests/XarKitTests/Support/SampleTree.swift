@@ -46,21 +46,11 @@ enum SampleTree {
 
 /// Runs a tool and returns its standard output; fails on a non-zero exit.
 func run(_ tool: String, _ arguments: [String]) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: tool)
-    process.arguments = arguments
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    let errors = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-        throw XarError(rule: nil, "\(tool) \(arguments) failed: \(String(decoding: errors, as: UTF8.self))", advice: "")
+    let result = try Harness.run([tool] + arguments)
+    guard result.status == 0 else {
+        throw XarError(rule: nil, "\(tool) \(arguments) failed: \(result.stderr)", advice: "")
     }
-    return String(decoding: data, as: UTF8.self)
+    return result.stdout
 }
 
 /// The bsdtar binary, when installed.

@@ -1,6 +1,4 @@
-import IAPCompression
-import IAPCrypto
-import IAPSystem
+import IAPTestSupport
 
 /// One top-level regular file in a hand-made fixture archive.
 struct FixtureFile {
@@ -14,7 +12,8 @@ struct FixtureFile {
     var declaredSize: Int? = nil
 }
 
-/// Writes xar archives by hand — header, our own TOC text, heap — so each part can be made wrong on purpose.
+/// Two files in a hand-made archive, written by the fixtures' one xar writer (``HostileXar``) on one
+/// line per TOC, so that each part can be made wrong on purpose.
 struct XarFixture {
     var files: [FixtureFile] = [
         FixtureFile(name: "hello.txt", content: Array("hello, world\n".utf8)),
@@ -35,49 +34,26 @@ struct XarFixture {
     /// Edits the heap (digest included) before it is written.
     var editHeap: ([UInt8]) -> [UInt8] = { $0 }
 
-    /// The `<file>` element of file `index` (1-based id), as `tocXML` writes it.
-    static func fileXML(
-        id: Int, name: String, offset: Int, length: Int, size: Int, encoding: String,
-        archived: [UInt8], extracted: [UInt8]
-    ) -> String {
-        "<file id=\"\(id)\"><name>\(name)</name><type>file</type><mode>0644</mode><uid>0</uid><gid>0</gid>"
-            + "<data><offset>\(offset)</offset><length>\(length)</length><size>\(size)</size>"
-            + "<encoding style=\"\(encoding)\"/>"
-            + "<archived-checksum style=\"sha1\">\(Hex.encode(archived))</archived-checksum>"
-            + "<extracted-checksum style=\"sha1\">\(Hex.encode(extracted))</extracted-checksum></data></file>"
-    }
-
     /// The archive's bytes.
     func bytes() throws -> [UInt8] {
-        var data: [UInt8] = []
-        var fileElements = ""
-        for (index, file) in files.enumerated() {
-            let stored =
-                try file.encoded
-                ?? (file.encoding == "application/x-gzip"
-                    ? Deflater.compress(file.content, format: .zlib) : file.content)
-            fileElements += Self.fileXML(
-                id: index + 1, name: file.name, offset: 20 + data.count, length: stored.count,
-                size: file.declaredSize ?? file.content.count, encoding: file.encoding,
-                archived: DigestHasher.digest(.sha1, of: stored),
-                extracted: DigestHasher.digest(.sha1, of: file.content))
-            data += stored
-        }
-        let xml =
-            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<xar><toc>"
-            + "<checksum style=\"sha1\"><offset>0</offset><size>20</size></checksum>"
-            + "<creation-time>2024-01-01T00:00:00Z</creation-time>" + fileElements + "</toc></xar>\n"
-        let text = Array(editTOC(xml).utf8)
-        let compressed = try Deflater.compress(text, format: .zlib) + junkAfterTOC
-        let digest = DigestHasher.digest(.sha1, of: compressed)
-        var header: [UInt8] = []
-        header.appendBE(magic)
-        header.appendBE(headerSize)
-        header.appendBE(version)
-        header.appendBE(UInt64(compressed.count + compressedLengthDelta))
-        header.appendBE(declaredUncompressedLength ?? UInt64(text.count))
-        header.appendBE(checksumCode)
-        return header + compressed + editHeap(digest + data)
+        var xar = HostileXar(
+            files.map {
+                XarNode(
+                    name: $0.name, content: $0.content, encoding: $0.encoding, storedBytes: $0.encoded,
+                    declaredSize: $0.declaredSize.map(UInt64.init))
+            })
+        xar.compact = true
+        xar.magic = magic
+        xar.headerSize = headerSize
+        xar.version = version
+        xar.checksumCode = checksumCode
+        xar.editTOC = editTOC
+        let junk = junkAfterTOC
+        xar.editCompressedTOC = { $0 + junk }
+        xar.compressedLengthDelta = compressedLengthDelta
+        xar.declaredUncompressedLength = declaredUncompressedLength
+        xar.editHeap = editHeap
+        return try xar.bytes()
     }
 }
 

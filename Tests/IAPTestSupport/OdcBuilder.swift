@@ -1,16 +1,20 @@
-/// Builds raw cpio odc bytes by hand, for inputs our writer refuses to make (hostile names,
-/// hard links, data after the trailer) and for pinning the exact header layout.
-struct OdcBuilder {
-    private(set) var bytes: [UInt8] = []
+/// The one hand-made cpio odc writer of the test fixtures: raw bytes for inputs our writer refuses to
+/// make (hostile names, hard links, data after the trailer) and for pinning the exact header layout.
+package struct OdcBuilder {
+    /// The bytes written so far.
+    package private(set) var bytes: [UInt8] = []
+
+    /// An empty archive (no entries, no trailer yet).
+    package init() {}
 
     /// One octal field, zero-padded to `width` digits.
-    static func octal(_ value: UInt64, width: Int) -> String {
+    package static func octal(_ value: UInt64, width: Int) -> String {
         let digits = String(value, radix: 8)
         return String(repeating: "0", count: max(0, width - digits.count)) + digits
     }
 
     /// The 76-byte header plus NUL-terminated name for one entry.
-    static func header(
+    package static func header(
         name: [UInt8], mode: UInt32, size: UInt64, ino: UInt64 = 0, nlink: UInt64 = 1,
         mtime: UInt64 = 0, dev: UInt64 = 0, uid: UInt64 = 0, gid: UInt64 = 0
     ) -> [UInt8] {
@@ -22,7 +26,7 @@ struct OdcBuilder {
     }
 
     /// Appends an entry with `data` as its body.
-    mutating func add(
+    package mutating func add(
         _ name: String, mode: UInt32, data: [UInt8] = [], ino: UInt64 = 0, nlink: UInt64 = 1,
         mtime: UInt64 = 0
     ) {
@@ -30,7 +34,7 @@ struct OdcBuilder {
     }
 
     /// Appends an entry whose name is given as raw bytes (which may be invalid UTF-8).
-    mutating func add(
+    package mutating func add(
         nameBytes: [UInt8], mode: UInt32, data: [UInt8] = [], ino: UInt64 = 0, nlink: UInt64 = 1,
         mtime: UInt64 = 0
     ) {
@@ -39,8 +43,8 @@ struct OdcBuilder {
         bytes += data
     }
 
-    /// Appends the `TRAILER!!!` entry the way libarchive writes it.
-    mutating func addTrailer() {
-        bytes += Self.header(name: Array("TRAILER!!!".utf8), mode: 0, size: 0)
+    /// Appends the `TRAILER!!!` entry the way libarchive writes it (modification time 0 unless given).
+    package mutating func addTrailer(mtime: UInt64 = 0) {
+        bytes += Self.header(name: Array("TRAILER!!!".utf8), mode: 0, size: 0, mtime: mtime)
     }
 }

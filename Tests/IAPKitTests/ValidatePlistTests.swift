@@ -1,5 +1,7 @@
 import Foundation
+import IAPKitTestSupport
 import IAPRules
+import IAPTestSupport
 import Testing
 
 /// ContentInfo.plist rules (PackageFormat.md §3, §6 "ContentInfo.plist") and the package-root shape.

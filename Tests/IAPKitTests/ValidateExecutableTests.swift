@@ -1,6 +1,8 @@
 import Foundation
+import IAPKitTestSupport
 import IAPRules
 import IAPSystem
+import IAPTestSupport
 import Testing
 
 /// Executable code in disguise (PackageFormat.md §6 "Executable code"), in both shapes: tree packages with
@@ -85,5 +87,20 @@ import Testing
             try scratch.hostileTree("script", [.file("run.sh", text: "#!/bin/sh\necho hi\n")]), Rule.execScript)
         try Validate.expectWarning(
             try scratch.hostileTree("so", [.file("libx.so", text: "data")]), Rule.execSharedLibrary)
+    }
+
+    @Test func anOdcLinkCarryingAnELFIsRefused() throws {
+        // The first link is text; the second link of the same inode carries an ELF of its own.
+        let text = Array("level data\n".utf8)
+        var first = CpioItem.file("./Contents/a", text)
+        first.ino = 77
+        first.nlink = 2
+        var second = CpioItem.file("./Contents/b", CodeSamples.elf)
+        second.ino = 77
+        second.nlink = 2
+        let path = try scratch.hostileProduct("odc-elf-link", [first, second])
+        let run = try Validate.expectError(path, Rule.execElf, entry: "Contents/b")
+        #expect(
+            !run.findings.contains { $0.rule == "exec-elf" && ($0.entry ?? "").hasSuffix("Contents/a") }, "\(run.dump)")
     }
 }

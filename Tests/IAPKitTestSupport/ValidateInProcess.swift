@@ -1,23 +1,24 @@
 import Foundation
 import IAPKit
 import IAPSystem
+import IAPTestSupport
 
 /// `validate` run in this process, through the library the CLI calls (`PackageValidator`), with the
 /// few command-line options the rule tests give mapped onto `ValidationOptions`: the rule tests
 /// judge the rules, not the binary, and cost no process each. What only the binary shows (exit
 /// codes, streams, the document's rendering) is tested by `Validate.run` and ValidateCLITests.
-enum ValidateInProcess {
+package enum ValidateInProcess {
     /// The document `validate --json` writes for one input, made from the report the library returns.
     private struct Document: Encodable {
-        var schemaVersion = 1
-        var valid: Bool
-        var inputs: [ValidationReport]
-        var unreadable: [[String: String]]
+        package var schemaVersion = 1
+        package var valid: Bool
+        package var inputs: [ValidationReport]
+        package var unreadable: [[String: String]]
     }
 
     /// Validates `path` with the options `extra` names (--strict, --product-id, --newer-than,
     /// --max-size, --max-unpacked-size, --trust-anchor); exit status as the CLI would give it.
-    static func run(_ path: String, _ extra: [String]) throws -> ValidateRun {
+    package static func run(_ path: String, _ extra: [String]) throws -> ValidateRun {
         let start = Date()
         var status: Int32 = 0
         var stderr = ""

@@ -1,7 +1,9 @@
 import BomKit
 import Foundation
+import IAPKitTestSupport
 import IAPRules
 import IAPSystem
+import IAPTestSupport
 import Testing
 
 /// Product-archive shape rules (PackageFormat.md §5 a, §6 "Shape"): Distribution, the component's three
@@ -147,6 +149,16 @@ import Testing
         }
         try Validate.expectError(
             try write("liar", package), Rule.sizeDeclaredBomb, entry: "content.pkg/Payload")
+    }
+
+    @Test func aPayloadInAnotherCompressionIsNamed() throws {
+        var package = HostileProduct()
+        package.payloadOverride = [0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x58] + Array(repeating: 0, count: 100)
+        let path = scratch.at("zstd.pkg")
+        try package.write(to: path)
+        let run = try Validate.expectError(path, Rule.shapePayload, entry: "content.pkg/Payload")
+        let message = run.findings.first { $0.rule == "shape-payload" }?.message ?? ""
+        #expect(message.contains("28 b5 2f fd 00 58 (zstd?)"), "\(run.dump)")
     }
 }
 

@@ -1,5 +1,7 @@
 import Foundation
+import IAPKitTestSupport
 import IAPRules
+import IAPTestSupport
 import Testing
 
 /// Distributions and PackageInfos as Apple's tools wrote them over the years (productbuild,

@@ -1,11 +1,14 @@
 import Foundation
+import IAPKitTestSupport
 import IAPRules
 import IAPSystem
+import IAPTestSupport
 import Testing
 
-/// What a tree package's data may cost or where it may lie, in hand-made packages judged by the
-/// built binary: bombs refused from the declared numbers where they suffice and stopped at the
-/// declared size where not, the unpacked-size cap, and data on entries that hold none.
+/// What a tree package's data may cost or where it may lie, in hand-made packages judged in process
+/// by the validator the CLI calls: bombs refused from the declared numbers where they suffice and
+/// stopped at the declared size where not, and data on entries that hold none (the unpacked-size
+/// cap and its option through the binary are EndToEndTests' ValidateCLITests).
 @Suite(.onTestThreads) struct ValidateBombTests {
     let scratch = ScratchFolder()
 
@@ -28,20 +31,6 @@ import Testing
         let run = try Validate.expectError(path, Rule.sizeUnpackedLimit)
         #expect(run.seconds < Validate.refusedBeforeDecodingSeconds, "took \(run.seconds) s")
         #expect(run.findings.filter { $0.rule == "size-unpacked-limit" }.count == 1, "\(run.dump)")
-    }
-
-    /// 3 GiB of zeros (a ratio deflate reaches) from a small package: over the 2 GiB cap by default,
-    /// accepted by a server that raises it; the declared total is judged before decoding.
-    @Test func unpackedTotalOverTheCap() throws {
-        var node = XarNode.file("zeros.bin", [UInt8](repeating: 0, count: 1 << 20))
-        node.declaredSize = 3 << 30
-        node.storedBytes = [UInt8](repeating: 0, count: 3 << 20)
-        let path = try scratch.hostileTree("three-gib", [node])
-        let run = try Validate.expectError(path, Rule.sizeUnpackedLimit)
-        #expect(!run.rules.contains("size-declared-bomb"), "\(run.dump)")
-        // Raised past the total, the cap no longer applies (the stored bytes then fail their own checks).
-        let raised = try Validate.run(path, ["--max-unpacked-size", String(4 << 30)])
-        #expect(!raised.rules.contains("size-unpacked-limit"), "\(raised.dump)")
     }
 
     @Test func dataOnADirectoryOrSymlink() throws {

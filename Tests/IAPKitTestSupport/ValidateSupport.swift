@@ -1,58 +1,59 @@
 import Foundation
 import IAPRules
+import IAPTestSupport
 import Testing
 
 /// What `iapkg validate --json` said about a run.
-struct ValidateRun {
+package struct ValidateRun {
     /// One finding as the JSON report carries it.
-    struct Finding: Decodable {
-        var rule: String
-        var severity: String
-        var entry: String?
-        var storedEntry: String?
-        var offset: UInt64?
-        var message: String
+    package struct Finding: Decodable {
+        package var rule: String
+        package var severity: String
+        package var entry: String?
+        package var storedEntry: String?
+        package var offset: UInt64?
+        package var message: String
     }
 
     /// One input's report.
-    struct Input: Decodable {
-        var path: String
-        var valid: Bool
-        var shape: String?
-        var findings: [Finding]
-        var productIdentifier: String?
-        var contentVersion: String?
+    package struct Input: Decodable {
+        package var path: String
+        package var valid: Bool
+        package var shape: String?
+        package var findings: [Finding]
+        package var productIdentifier: String?
+        package var contentVersion: String?
     }
 
     /// The whole document.
-    struct Document: Decodable {
-        var schemaVersion: Int
-        var valid: Bool
-        var inputs: [Input]
-        var unreadable: [Unreadable]
+    package struct Document: Decodable {
+        package var schemaVersion: Int
+        package var valid: Bool
+        package var inputs: [Input]
+        package var unreadable: [Unreadable]
     }
 
-    struct Unreadable: Decodable {
-        var path: String
-        var message: String
+    package struct Unreadable: Decodable {
+        package var path: String
+        package var message: String
     }
 
-    var result: Harness.Result
-    var document: Document?
+    package var result: Harness.Result
+    package var document: Document?
     /// Wall time the binary took, in seconds.
-    var seconds: Double
+    package var seconds: Double
 
-    var status: Int32 { result.status }
+    package var status: Int32 { result.status }
     /// Every finding of every input.
-    var findings: [Finding] { document?.inputs.flatMap(\.findings) ?? [] }
+    package var findings: [Finding] { document?.inputs.flatMap(\.findings) ?? [] }
     /// The rule ids found, errors and warnings alike.
-    var rules: Set<String> { Set(findings.map(\.rule)) }
+    package var rules: Set<String> { Set(findings.map(\.rule)) }
     /// Rule ids of error findings only.
-    var errorRules: Set<String> { Set(findings.filter { $0.severity == "error" }.map(\.rule)) }
+    package var errorRules: Set<String> { Set(findings.filter { $0.severity == "error" }.map(\.rule)) }
     /// Rule ids of warning findings only.
-    var warningRules: Set<String> { Set(findings.filter { $0.severity == "warning" }.map(\.rule)) }
+    package var warningRules: Set<String> { Set(findings.filter { $0.severity == "warning" }.map(\.rule)) }
     /// A readable dump for failure messages.
-    var dump: String {
+    package var dump: String {
         findings.map {
             "\($0.severity)[\($0.rule)] \($0.entry ?? "-") @\($0.offset.map(String.init) ?? "-"): \($0.message)"
         }
@@ -62,15 +63,15 @@ struct ValidateRun {
 
 /// Checks verdicts: `run` is the built binary's `validate --json`; the `expect…` checks judge one
 /// rule through the library in this process (``ValidateInProcess``), named by its typed `Rule`.
-enum Validate {
+package enum Validate {
     /// A bound on a refusal that must come from the declared numbers, before any decoding. Decoding
     /// the bombs these tests declare (100 GiB, 20 GiB, a billion laughs) takes minutes, so a bound
     /// this loose still fails if the numbers are not judged first, yet a loaded CI machine or a
     /// sanitizer build does not trip it. Speed itself is measured in Benchmarks/, never here.
-    static let refusedBeforeDecodingSeconds = 20.0
+    package static let refusedBeforeDecodingSeconds = 20.0
 
     /// Runs `iapkg validate <paths> --json <extra>`.
-    static func run(_ paths: [String], _ extra: [String] = [], environment: [String: String] = [:]) throws
+    package static func run(_ paths: [String], _ extra: [String] = [], environment: [String: String] = [:]) throws
         -> ValidateRun
     {
         let start = Date()
@@ -80,11 +81,11 @@ enum Validate {
         return ValidateRun(result: result, document: document, seconds: seconds)
     }
 
-    static func run(_ path: String, _ extra: [String] = []) throws -> ValidateRun { try run([path], extra) }
+    package static func run(_ path: String, _ extra: [String] = []) throws -> ValidateRun { try run([path], extra) }
 
     /// Expects exit 1 and an error finding under `rule` (naming `entry` when given).
     @discardableResult
-    static func expectError(
+    package static func expectError(
         _ path: String, _ typedRule: Rule, entry: String? = nil, extra: [String] = [],
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> ValidateRun {
@@ -104,7 +105,7 @@ enum Validate {
 
     /// Expects exit 0 and a warning finding under `rule`.
     @discardableResult
-    static func expectWarning(
+    package static func expectWarning(
         _ path: String, _ typedRule: Rule, extra: [String] = [],
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> ValidateRun {
@@ -119,7 +120,7 @@ enum Validate {
 
     /// Expects exit 0 and no finding at all.
     @discardableResult
-    static func expectClean(
+    package static func expectClean(
         _ path: String, extra: [String] = [],
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> ValidateRun {
@@ -132,7 +133,7 @@ enum Validate {
 
     /// Expects exit 0 and neither `rule` nor any error.
     @discardableResult
-    static func expectPasses(
+    package static func expectPasses(
         _ path: String, without typedRule: Rule, extra: [String] = [],
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> ValidateRun {

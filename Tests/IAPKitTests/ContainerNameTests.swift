@@ -1,5 +1,7 @@
 import Foundation
+import IAPKitTestSupport
 import IAPRules
+import IAPTestSupport
 import Testing
 
 /// The names of a product archive's own parts (NAME.pkg, Bom, PackageInfo, Payload, Distribution)

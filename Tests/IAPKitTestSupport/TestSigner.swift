@@ -1,14 +1,17 @@
 import Foundation
 import IAPCompression
 import IAPCrypto
+import IAPTestSupport
 import Testing
 
 /// Keys and certificates made once with the `openssl` command line: a root CA, a leaf it issued,
-/// an expired leaf it issued, and a second, unrelated CA (2048-bit RSA all).
-final class TestPKI: @unchecked Sendable {
-    static let shared: TestPKI? = try? TestPKI()
+/// an expired leaf it issued, and a second, unrelated CA (2048-bit RSA all). `@unchecked Sendable`:
+/// its one stored property, the folder, is set in `init` and never changed; the files in it are
+/// written before `shared` is published and only read afterwards.
+package final class TestPKI: @unchecked Sendable {
+    package static let shared: TestPKI? = try? TestPKI()
 
-    let folder = ScratchFolder()
+    package let folder = ScratchFolder()
 
     private init() throws {
         let steps = [
@@ -32,34 +35,41 @@ final class TestPKI: @unchecked Sendable {
     }
 
     /// A file of the PKI folder: "ca.pem", "leaf.key"…
-    func at(_ name: String) -> String { folder.at(name) }
+    package func at(_ name: String) -> String { folder.at(name) }
 }
 
 /// A failed step of making a signed test package.
-struct SignerError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
+package struct SignerError: Error, CustomStringConvertible {
+    package var description: String
+    package init(_ description: String) { self.description = description }
 }
 
 /// Signs a xar the way productsign lays it out: the TOC gains `<signature style="RSA">` (and
 /// optionally `<x-signature style="CMS">`) after its `<checksum>`, and the heap becomes
 /// [TOC digest][RSA signature][CMS signature, zero-padded][data…], every data offset shifted.
-struct TestSigner {
+package struct TestSigner {
     /// The PEM private key that signs.
-    var key: String
+    package var key: String
     /// PEM certificates listed in the TOC's KeyInfo, leaf first (empty: no KeyInfo at all).
-    var certificates: [String]
+    package var certificates: [String]
     /// Adds a detached CMS `<x-signature>`, signed by the first certificate and `key`.
-    var cms = false
+    package var cms = false
     /// Bytes reserved for the CMS signature (productsign reserves a fixed size too).
-    var cmsReserve = 6144
+    package var cmsReserve = 6144
     /// Changes the RSA signature bytes before they are written.
-    var editSignature: ([UInt8]) -> [UInt8] = { $0 }
+    package var editSignature: ([UInt8]) -> [UInt8] = { $0 }
     /// Changes the bytes the CMS signature is made over (normally the TOC digest).
-    var editCMSContent: ([UInt8]) -> [UInt8] = { $0 }
+    package var editCMSContent: ([UInt8]) -> [UInt8] = { $0 }
+
+    /// A signer with `key` listing `certificates`, with a CMS signature too when `cms`.
+    package init(key: String, certificates: [String], cms: Bool = false) {
+        self.key = key
+        self.certificates = certificates
+        self.cms = cms
+    }
 
     /// Reads the unsigned SHA-1 or SHA-256 xar at `input` and writes it signed to `output`; `work` holds temporary files.
-    func sign(_ input: String, to output: String, work: ScratchFolder) throws {
+    package func sign(_ input: String, to output: String, work: ScratchFolder) throws {
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: input)))
         guard bytes.count > 28, let algorithm = [1: DigestAlgorithm.sha1, 3: .sha256][bytes.uint32BE(at: 24)] else {
             throw SignerError("\(input) is not a SHA-1 or SHA-256 xar")

@@ -2,82 +2,82 @@ import BomKit
 import Foundation
 import IAPCompression
 import IAPKit
+import IAPTestSupport
 
 /// One entry of a hand-made cpio (odc) Payload.
-struct CpioItem {
+package struct CpioItem {
     /// The name as stored ("./Contents/a.txt").
-    var path: String
+    package var path: String
     /// Full st_mode, type bits included (0o100644, 0o040755, 0o120755, 0o010644…).
-    var mode: UInt32
+    package var mode: UInt32
     /// A file's bytes, or a symlink's target.
-    var data: [UInt8] = []
-    var ino: UInt64 = 0
-    var nlink: UInt64 = 1
+    package var data: [UInt8] = []
+    package var ino: UInt64 = 0
+    package var nlink: UInt64 = 1
     /// Replaces the stored name bytes (for names that are not valid UTF-8).
-    var nameBytes: [UInt8]?
+    package var nameBytes: [UInt8]?
 
-    static func directory(_ path: String, mode: UInt32 = 0o755) -> CpioItem {
+    /// An entry with every field given or left at its default.
+    package init(
+        path: String, mode: UInt32, data: [UInt8] = [], ino: UInt64 = 0, nlink: UInt64 = 1, nameBytes: [UInt8]? = nil
+    ) {
+        self.path = path
+        self.mode = mode
+        self.data = data
+        self.ino = ino
+        self.nlink = nlink
+        self.nameBytes = nameBytes
+    }
+
+    package static func directory(_ path: String, mode: UInt32 = 0o755) -> CpioItem {
         CpioItem(path: path, mode: 0o040000 | mode)
     }
-    static func file(_ path: String, _ data: [UInt8], mode: UInt32 = 0o644) -> CpioItem {
+    package static func file(_ path: String, _ data: [UInt8], mode: UInt32 = 0o644) -> CpioItem {
         CpioItem(path: path, mode: 0o100000 | mode, data: data)
     }
-    static func file(_ path: String, text: String, mode: UInt32 = 0o644) -> CpioItem {
+    package static func file(_ path: String, text: String, mode: UInt32 = 0o644) -> CpioItem {
         .file(path, Array(text.utf8), mode: mode)
     }
-    static func symlink(_ path: String, to target: String) -> CpioItem {
+    package static func symlink(_ path: String, to target: String) -> CpioItem {
         CpioItem(path: path, mode: 0o120755, data: Array(target.utf8))
     }
 }
 
-/// Raw odc cpio bytes: 76-byte ASCII octal headers, name + NUL, data; `TRAILER!!!` last.
-enum OdcCpio {
-    static func octal(_ value: UInt64, width: Int) -> String {
-        let digits = String(value, radix: 8)
-        return String(repeating: "0", count: max(0, width - digits.count)) + digits
-    }
-
-    static func bytes(_ items: [CpioItem]) -> [UInt8] {
-        var out: [UInt8] = []
+/// Raw odc cpio bytes of `items` through the fixtures' odc writer: every entry and the trailer dated
+/// 2024-01-01, inode numbers 1, 2, 3… unless an item gives its own.
+package enum OdcCpio {
+    package static func bytes(_ items: [CpioItem]) -> [UInt8] {
+        var odc = OdcBuilder()
         for (index, item) in items.enumerated() {
-            out += header(
-                name: item.nameBytes ?? Array(item.path.utf8), mode: item.mode, size: UInt64(item.data.count),
-                ino: item.ino == 0 ? UInt64(index + 1) : item.ino, nlink: item.nlink)
-            out += item.data
+            odc.add(
+                nameBytes: item.nameBytes ?? Array(item.path.utf8), mode: item.mode, data: item.data,
+                ino: item.ino == 0 ? UInt64(index + 1) : item.ino, nlink: item.nlink, mtime: 1_704_067_200)
         }
-        out += header(name: Array("TRAILER!!!".utf8), mode: 0, size: 0, ino: 0, nlink: 1)
-        return out
-    }
-
-    private static func header(name: [UInt8], mode: UInt32, size: UInt64, ino: UInt64, nlink: UInt64) -> [UInt8] {
-        let fields =
-            "070707" + octal(0, width: 6) + octal(ino, width: 6) + octal(UInt64(mode), width: 6)
-            + octal(0, width: 6) + octal(0, width: 6) + octal(nlink, width: 6) + octal(0, width: 6)
-            + octal(1_704_067_200, width: 11) + octal(UInt64(name.count + 1), width: 6) + octal(size, width: 11)
-        return Array(fields.utf8) + name + [0]
+        odc.addTrailer(mtime: 1_704_067_200)
+        return odc.bytes
     }
 }
 
 /// A product archive (Distribution + NAME.pkg/{Bom, Payload, PackageInfo}) made from cpio items,
 /// with a Bom that matches them unless a test edits it.
-struct HostileProduct {
-    var name = "content"
-    var items: [CpioItem]
+package struct HostileProduct {
+    package var name = "content"
+    package var items: [CpioItem]
     /// Edits the Bom records made from `items` before the Bom is written.
-    var editBom: ([BomEntry]) -> [BomEntry] = { $0 }
+    package var editBom: ([BomEntry]) -> [BomEntry] = { $0 }
     /// Replaces the gzip'd Payload bytes.
-    var payloadOverride: [UInt8]?
+    package var payloadOverride: [UInt8]?
     /// Leaves the Distribution out.
-    var withoutDistribution = false
+    package var withoutDistribution = false
     /// More entries inside NAME.pkg (e.g. Scripts).
-    var extraComponentNodes: [XarNode] = []
+    package var extraComponentNodes: [XarNode] = []
     /// Edits the xar before it is written.
-    var editXar: (inout HostileXar) -> Void = { _ in }
+    package var editXar: (inout HostileXar) -> Void = { _ in }
 
-    init(items: [CpioItem]) { self.items = items }
+    package init(items: [CpioItem]) { self.items = items }
 
     /// A valid product archive holding `plist` and `files` (path below Contents/ → bytes).
-    init(
+    package init(
         plist: String = Fixtures.plist(product: "com.example.test", version: "1.0"),
         files: [(String, [UInt8])] = [("readme.txt", Array("hello\n".utf8))]
     ) {
@@ -89,7 +89,7 @@ struct HostileProduct {
     /// The Bom records pkgbuild would write for `items`, leaving out what no Bom can hold
     /// (absolute or `..` paths, duplicates, children of non-folders, overlong paths): the
     /// validator then reports those as Bom mismatches too.
-    static func bomEntries(_ items: [CpioItem]) -> [BomEntry] {
+    package static func bomEntries(_ items: [CpioItem]) -> [BomEntry] {
         var directories: Set<String> = []
         var seen: Set<String> = []
         let writable = items.filter { item in
@@ -124,7 +124,7 @@ struct HostileProduct {
     }
 
     /// The xar, before `editXar`.
-    func xar() throws -> HostileXar {
+    package func xar() throws -> HostileXar {
         let payload = try payloadOverride ?? Deflater.compress(OdcCpio.bytes(items), format: .gzip)
         let bom = try BomWriter.write(editBom(Self.bomEntries(items)))
         let sizes = items.map { UInt64($0.data.count) }
@@ -151,5 +151,5 @@ struct HostileProduct {
         return xar
     }
 
-    func write(to path: String) throws { try xar().write(to: path) }
+    package func write(to path: String) throws { try xar().write(to: path) }
 }

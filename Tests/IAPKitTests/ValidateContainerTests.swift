@@ -1,10 +1,12 @@
 import Foundation
 import IAPCompression
+import IAPKitTestSupport
 import IAPRules
+import IAPTestSupport
 import Testing
 
 /// The xar container rules (PackageFormat.md §6 "Container"), each broken once in a hand-made tree package,
-/// judged by the built binary.
+/// judged in process by the validator the CLI calls.
 @Suite(.onTestThreads) struct ValidateContainerTests {
     let scratch = ScratchFolder()
 
@@ -253,12 +255,18 @@ import Testing
             try tree("data-junk", contents: [node]), Rule.xarDataDecode, entry: "Contents/readme.txt")
     }
 
-    @Test func inspectSaysWhyAPresentPlistCannotBeDecoded() throws {
-        let path = try tree("plist-bad") { $0.nodes[0].archivedChecksum = .wrong }
-        let result = try Harness.run(["iapkg", "inspect", path])
-        let said = result.stdout + result.stderr
-        #expect(said.contains("ContentInfo.plist is present but could not be decoded"), "\(said)")
-        #expect(said.contains("xar-archived-checksum"), "\(said)")
-        #expect(!said.contains("has no ContentInfo.plist"), "\(said)")
+    @Test func eachFaultIsReportedOnce() throws {
+        var unknown = XarNode.file("readme.txt", text: "hello\n")
+        unknown.encoding = "application/x-zstd"
+        var unchecked = XarNode.file("other.txt", text: "other\n")
+        unchecked.archivedChecksum = .omitted
+        let path = scratch.at("once.pkg")
+        try HostileTree.write(HostileTree.nodes(contents: [unknown, unchecked]), to: path)
+        let run = try Validate.expectError(path, Rule.xarEncoding, entry: "Contents/readme.txt")
+        let encodings = run.findings.filter { $0.rule == "xar-encoding" }
+        #expect(encodings.count == 1, "\(run.dump)")
+        #expect(encodings.first?.message.contains("application/x-zstd") == true)
+        #expect(run.findings.filter { $0.rule == "xar-checksum-missing" }.count == 1, "\(run.dump)")
+        #expect(run.findings.filter { $0.entry?.contains("readme.txt") == true }.count == 1, "\(run.dump)")
     }
 }

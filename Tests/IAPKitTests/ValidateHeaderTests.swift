@@ -1,6 +1,8 @@
 import Foundation
 import IAPCrypto
+import IAPKitTestSupport
 import IAPRules
+import IAPTestSupport
 import Testing
 
 /// Every header size and checksum algorithm real xar writers produce: Apple's xar (28-byte header,

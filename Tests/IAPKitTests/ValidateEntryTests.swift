@@ -1,6 +1,8 @@
 import Foundation
+import IAPKitTestSupport
 import IAPRules
 import IAPSystem
+import IAPTestSupport
 import Testing
 
 /// Entry, link and special-file rules (PackageFormat.md §6 "Entries", "Links"), in both shapes:

@@ -19,7 +19,7 @@ struct GateSharedStateTests {
         let folder = try setUp.setUp(pki)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let state = "s3://\(SeaweedServer.bucket)/\(SeaweedServer.uniquePrefix())/gate-state"
-        let arguments = [GateProcessTests.iapkg] + setUp.arguments(folder, ["--state", state])
+        let arguments = [Harness.binary] + setUp.arguments(folder, ["--state", state])
         let first = try ListeningProcess(arguments, environment: server.environment(), lineFromStderr: true)
         let second = try ListeningProcess(arguments, environment: server.environment(), lineFromStderr: true)
         let firstPort = try #require(first.port, "\(first.firstLine)")

@@ -65,8 +65,9 @@ let package = Package(
             dependencies: [
                 "IAPRules", "IAPCore", "XMLKit", "XarKit", "BomKit", "PayloadKit", "XcodeKit", "IAPDelivery",
             ]),
-        // The download client: fetches a published version over HTTP (URLSession), verified, resumable,
-        // in deltas, installed atomically. Foundation and a SHA-256 only, so it builds for Apple platforms.
+        // The download client: fetches a published version over HTTP, verified, resumable, in deltas,
+        // installed atomically. URLSession on Apple platforms; on Linux AsyncHTTPClient (added with the
+        // web stack below; URLSession in IAPKG_NO_WEB=1 builds), FoundationEssentials and IAPCore.
         // SHA-256 from OpenSSL through IAPCore on Linux, from swift-crypto (CryptoKit's API) elsewhere.
         .target(
             name: "IAPClient",
@@ -86,10 +87,11 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ], exclude: ["Schemas"]),
         .executableTarget(name: "iapkg", dependencies: ["IAPCore", "IAPKitCLI"]),
-        // `iapkg fetch`: full Foundation and libcurl, so an executable of its own beside `iapkg`.
+        // `iapkg fetch`: the download client and its HTTP stack (AsyncHTTPClient on swift-nio; no full
+        // Foundation, ICU or libcurl), an executable of its own beside `iapkg`.
         .executableTarget(
             name: "iapkg-fetch",
-            dependencies: ["IAPClient", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: ["IAPClient", "IAPCore", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         // libFuzzer targets, one per parser of untrusted bytes (`.ci/fuzz` builds them with
         // -sanitize=fuzzer,address -DFUZZING); a plain build makes `iapkg-fuzz TARGET FILE…`, which replays inputs.
         .target(
@@ -119,7 +121,8 @@ let package = Package(
         .testTarget(
             name: "FuzzTargetsTests",
             dependencies: [
-                "FuzzTargets", "IAPKit", "IAPRules", "XarKit", "BomKit", "PayloadKit", "XcodeKit", "IAPCore", "IAPPurchase",
+                "FuzzTargets", "IAPKit", "IAPRules", "XarKit", "BomKit", "PayloadKit", "XcodeKit", "IAPCore",
+                "IAPPurchase",
             ],
             exclude: ["Corpus", "Dictionaries", "Regressions"]),
         .testTarget(
@@ -155,6 +158,17 @@ if ProcessInfo.processInfo.environment["IAPKG_NO_WEB"] != "1" {
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ]
+    // The download client's transport on Linux: AsyncHTTPClient on swift-nio (flow control, no full
+    // Foundation, so iapkg-fetch links no ICU and no libcurl). Without it (IAPKG_NO_WEB=1, Apple
+    // platforms) IAPClient takes URLSession.
+    package.dependencies.append(.package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"))
+    for target in package.targets where target.name == "IAPClient" || target.name == "IAPClientTests" {
+        target.dependencies += [
+            .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: [.linux])),
+            .product(name: "NIOCore", package: "swift-nio", condition: .when(platforms: [.linux])),
+            .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(platforms: [.linux])),
+        ]
+    }
     package.products.append(.executable(name: "iapkg-gate", targets: ["iapkg-gate"]))
     package.targets += [
         // Routes, request limits, JSON logs and graceful shutdown of the gate; a library so tests run it in-process.

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `<product>/current.json`: which version a server serves now, and the SHA-256 of its manifest.
 public struct CurrentPointer: Codable, Sendable, Equatable {

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// How far a download is, as SKDownload reported it: bytes done of the total, the rate and the
 /// time remaining.
@@ -26,7 +30,8 @@ public struct FetchProgress: Sendable, Equatable {
 
 /// Counts bytes and files for ``FetchProgress`` from every worker at once.
 final class ProgressMeter: @unchecked Sendable {
-    private let lock = NSLock()
+    // Safe to share: every stored variable is read and written only under `lock`.
+    private let lock = ClientLock()
     private var perFile: [String: UInt64] = [:]
     private var done: UInt64 = 0
     private var total: UInt64 = 0

@@ -1,5 +1,10 @@
-import Foundation
 import IAPDelivery
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// One run of a download: the pointer and manifest read and checked, the update plan (the one
 /// `iapkg diff` computes) against the installed version, unchanged files reused, the rest fetched
@@ -15,7 +20,7 @@ struct VersionAssembly {
         let started = Date()
         let folder = ContentFolder(root: updater.folder.path)
         let lock = try folder.prepare()
-        defer { try? lock.close() }
+        defer { lock.release() }
         var restarts = 0
         while true {
             let pointer = try await updater.readPointer(transfers)
@@ -56,7 +61,7 @@ struct VersionAssembly {
             let data = FileManager.default.contents(atPath: placed + "/manifest.json"),
             Digests.sha256Hex(data) == pointer.manifestSHA256
         {
-            _ = rename(placed, stagingPath)
+            try? LocalFiles.move(placed, to: stagingPath)
         }
         let staging = Staging(path: stagingPath)
 

@@ -1,5 +1,5 @@
-import Foundation
 import IAPClient
+import IAPCore
 
 /// A one-line progress bar on stderr (only on a terminal): bytes done of the total, rate, time left.
 final class ProgressBar: Sendable {
@@ -17,12 +17,12 @@ final class ProgressBar: Sendable {
         line += " of \(Summary.bytes(progress.bytesTotal)), \(Summary.bytes(UInt64(progress.bytesPerSecond)))/s"
         if let left = progress.secondsRemaining { line += ", \(Int(left.rounded(.up))) s left" }
         if progress.isPaused { line += " (paused)" }
-        FileHandle.standardError.write(Data((line + "\u{1B}[K").utf8))
+        CurrentProcess.writeToStandardError(line + "\u{1B}[K")
     }
 
     /// Removes the line.
     func clear() {
-        if enabled { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        if enabled { CurrentProcess.writeToStandardError("\r\u{1B}[K") }
     }
 }
 
@@ -37,13 +37,24 @@ enum Summary {
             + "\(report.filesFetched) files fetched (\(report.bytesFetched) bytes over the network"
             + (report.bytesResumed > 0 ? ", \(report.bytesResumed) resumed" : "") + "), "
             + "\(report.filesReused) reused (\(report.bytesReused) bytes), \(report.symlinks) symlinks, "
-            + String(format: "%.2f s", report.seconds)
+            + decimal(report.seconds, places: 2) + " s"
     }
 
     static func bytes(_ count: UInt64) -> String {
         if count < 1024 { return "\(count) B" }
-        if count < 1 << 20 { return String(format: "%.1f KiB", Double(count) / 1024) }
-        if count < 1 << 30 { return String(format: "%.1f MiB", Double(count) / 1_048_576) }
-        return String(format: "%.2f GiB", Double(count) / 1_073_741_824)
+        if count < 1 << 20 { return decimal(Double(count) / 1024, places: 1) + " KiB" }
+        if count < 1 << 30 { return decimal(Double(count) / 1_048_576, places: 1) + " MiB" }
+        return decimal(Double(count) / 1_073_741_824, places: 2) + " GiB"
+    }
+
+    /// `value` rounded to `places` decimals (at most 3), written with a point: "12.35".
+    static func decimal(_ value: Double, places: Int) -> String {
+        let scale = [1, 10, 100, 1000][min(max(places, 0), 3)]
+        let scaled = Int((value * Double(scale)).rounded())
+        guard scale > 1 else { return String(scaled) }
+        let fraction = String(abs(scaled) % scale)
+        let sign = scaled < 0 ? "-" : ""
+        return sign + String(abs(scaled) / scale) + "." + String(repeating: "0", count: places - fraction.count)
+            + fraction
     }
 }

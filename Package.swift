@@ -13,7 +13,7 @@ let package = Package(
     products: [
         .executable(name: "iapkg", targets: ["iapkg"]),
         .library(name: "IAPKit", targets: ["IAPKit"]),
-        // The download client for apps and mirrors (URLSession; builds for Apple platforms too).
+        // The download client for apps and mirrors (URLSession on Apple platforms, AsyncHTTPClient on Linux).
         .library(name: "IAPClient", targets: ["IAPClient"]),
         .executable(name: "iapkg-fetch", targets: ["iapkg-fetch"]),
     ],

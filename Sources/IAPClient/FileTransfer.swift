@@ -45,7 +45,10 @@ struct FileTransfer {
         var restarted = false
         while true {
             let (joined, digest) = try await fetch()
-            if digest == file.sha256 { return }
+            if digest == file.sha256 {
+                transfers.meter.finished(file.path)
+                return
+            }
             removePart()
             transfers.meter.set(file.path, to: 0)
             if !joined || restarted {

@@ -111,6 +111,21 @@
             }
         }
 
+        /// Follows a redirect, without the download token when it leads to another origin (scheme,
+        /// host or port): the gate's 307 to a presigned URL must not hand the token to the storage host.
+        func urlSession(
+            _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+            newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
+        ) {
+            var next = request
+            let from = task.originalRequest?.url
+            let to = request.url
+            if from?.scheme != to?.scheme || from?.host != to?.host || from?.port != to?.port {
+                next.setValue(nil, forHTTPHeaderField: "Authorization")
+            }
+            completionHandler(next)
+        }
+
         func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
             guard let entry = entry(dataTask), entry.failure == nil else { return }
             do {

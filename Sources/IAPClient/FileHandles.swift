@@ -9,8 +9,10 @@
         init(path: String, keep: UInt64) throws(FetchError) {
             do {
                 file = try FileDescriptor.openForWriting(path)
-                try file.truncate(to: keep)
-                try file.seek(to: keep)
+                // Cut only when it holds more: ext4 starts writing back a file truncated to 0 as
+                // soon as it is closed (auto_da_alloc), one write-out per small file.
+                if try file.size() != keep { try file.truncate(to: keep) }
+                if keep > 0 { try file.seek(to: keep) }
             } catch {
                 throw .local(path, "cannot be opened for writing (\(error))")
             }

@@ -157,7 +157,8 @@ struct FileTransfer {
 
     private func removePart() {
         LocalFiles.remove(part)
-        LocalFiles.remove(validatorPath)
+        // Only files from resumableSize on keep a validator.
+        if file.size >= Self.resumableSize { LocalFiles.remove(validatorPath) }
     }
 
     /// Writes `validator` to the file at `path`.

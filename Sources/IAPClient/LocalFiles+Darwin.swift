@@ -40,8 +40,18 @@
             }
         }
 
-        /// Flushes `paths` (files under `folder`) to disk, each file's `fsync`.
-        static func flush(_ paths: [String], in folder: String) throws(FetchError) {
+        /// Files flushed one by one (`fsync` each); above that, every file under `folder`.
+        static let flushedOneByOne = 64
+
+        /// Flushes `paths` (files under `folder`), or when nil every file under `folder`, to disk:
+        /// each file's `fsync`.
+        static func flush(_ paths: [String]?, in folder: String) throws(FetchError) {
+            guard let paths else {
+                let walker = FileManager.default.enumerator(atPath: folder)
+                var all: [String] = []
+                while let name = walker?.nextObject() as? String { all.append(folder + "/" + name) }
+                return try flush(all, in: folder)
+            }
             for path in paths {
                 guard let handle = FileHandle(forUpdatingAtPath: path) else { continue }
                 defer { try? handle.close() }

@@ -39,11 +39,15 @@
             }
         }
 
-        /// Flushes `paths` (files under `folder`) to disk: each file's `fsync` for a few; for many, one
-        /// `syncfs` of the folder's file system (thousands of small files flush far faster in one pass
-        /// than one by one, and unlike `sync` it leaves other file systems alone).
-        static func flush(_ paths: [String], in folder: String) throws(FetchError) {
-            if paths.count > 64 {
+        /// Files flushed one by one (`fsync` each); above that, the whole file system at once.
+        static let flushedOneByOne = 64
+
+        /// Flushes `paths` (files under `folder`) to disk: each file's `fsync` for a few; for many
+        /// (nil: too many to list), one `syncfs` of the folder's file system (thousands of small files
+        /// flush far faster in one pass than one by one, and unlike `sync` it leaves other file
+        /// systems alone).
+        static func flush(_ paths: [String]?, in folder: String) throws(FetchError) {
+            guard let paths, paths.count <= flushedOneByOne else {
                 do {
                     try DirectoryHandle.open(folder).syncFileSystem()
                 } catch {

@@ -41,7 +41,7 @@ struct Staging: Sendable {
         let targets = files.map { path + "/" + $0.path }
         for target in targets { try folders.makeParent(of: target) }
         try LocalFiles.move(part, to: targets[0])
-        LocalFiles.remove(part + ".validator")
+        if files[0].size >= FileTransfer.resumableSize { LocalFiles.remove(part + ".validator") }
         written.add(targets[0])
         for target in targets.dropFirst() { try LocalFiles.link(targets[0], to: target) }
     }
@@ -63,6 +63,7 @@ struct Staging: Sendable {
     /// Writes the version's manifest beside its content.
     func writeManifest(_ data: Data) throws(FetchError) {
         let target = path + "/manifest.json"
+        try folders.makeParent(of: target)
         do {
             try data.write(to: URL(fileURLWithPath: target))
         } catch {

@@ -24,15 +24,29 @@ final class FolderMaker: @unchecked Sendable {
     }
 }
 
-/// The files written by this run, to flush before the version becomes visible.
+/// The files written by this run, to flush before the version becomes visible: their paths while
+/// they are few (each is flushed on its own), their number once they are many (the whole file
+/// system is flushed: `LocalFiles.flush`).
 final class WrittenFiles: @unchecked Sendable {
-    // Safe to share: `paths` is read and written only under `lock`.
+    // Safe to share: `paths` and `count` are read and written only under `lock`.
     private let lock = ClientLock()
     private var paths: [String] = []
+    private var count = 0
+    /// More than this many and the paths are no longer kept (100,000 of them held 15 MB).
+    static let listed = LocalFiles.flushedOneByOne
 
     /// Remembers `path`.
-    func add(_ path: String) { lock.withLock { paths.append(path) } }
+    func add(_ path: String) {
+        lock.withLock {
+            count += 1
+            if count <= Self.listed {
+                paths.append(path)
+            } else {
+                paths = []
+            }
+        }
+    }
 
-    /// Everything remembered.
-    var all: [String] { lock.withLock { paths } }
+    /// Everything remembered: the paths, or nil when there were too many to list.
+    var all: [String]? { lock.withLock { count <= Self.listed ? paths : nil } }
 }

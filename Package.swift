@@ -167,6 +167,7 @@ if ProcessInfo.processInfo.environment["IAPKG_NO_WEB"] != "1" {
             .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: [.linux])),
             .product(name: "NIOCore", package: "swift-nio", condition: .when(platforms: [.linux])),
             .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(platforms: [.linux])),
+            .product(name: "NIOPosix", package: "swift-nio", condition: .when(platforms: [.linux])),
         ]
     }
     package.products.append(.executable(name: "iapkg-gate", targets: ["iapkg-gate"]))

@@ -102,7 +102,7 @@ struct FileTransfer {
         defer { sink.close() }
         let (size, path, meter, validatorPath) = (file.size, file.path, transfers.meter, validatorPath)
         let gate = transfers.gate
-        _ = try await transfers.http.get(url, headers: headers) { event in
+        _ = try await transfers.http.get(url, headers: headers, small: size < Self.resumableSize) { event in
             try gate.checkOpen()
             switch event {
             case .response(let response):

@@ -54,9 +54,10 @@
 
         /// GETs `url` with `headers`, handing the response and then each piece of the body to
         /// `receive` (on one serial queue); a receiver that throws cancels the request with that error.
-        func get(_ url: URL, headers: [String: String], receive: @escaping (HTTPEvent) throws -> Void) async throws
-            -> ResponseHead
-        {
+        /// (`small` is the AsyncHTTPClient transport's.)
+        func get(
+            _ url: URL, headers: [String: String], small: Bool = true, receive: @escaping (HTTPEvent) throws -> Void
+        ) async throws -> ResponseHead {
             var request = URLRequest(url: url)
             request.httpMethod = "GET"
             request.cachePolicy = .reloadIgnoringLocalCacheData

@@ -2,6 +2,7 @@
     import AsyncHTTPClient
     import NIOCore
     import NIOHTTP1
+    import NIOPosix
 
     #if canImport(FoundationEssentials)
         import FoundationEssentials
@@ -16,6 +17,9 @@
     /// The proxy is the one `http_proxy`, `https_proxy` and `no_proxy` name for the server's URL.
     final class HTTPExchange: Sendable {
         private let client: HTTPClient
+        private let loops: MultiThreadedEventLoopGroup
+        /// The executor of the client's one event loop, for the tasks that read its answers.
+        let taskExecutor: LoopExecutor
         private let token: String?
         private let running = RunningRequests()
 
@@ -34,12 +38,16 @@
             // A connection that cannot be made fails its request at once (AsyncHTTPClient would
             // otherwise try again until the connect timeout): the retry loop waits and tries again.
             configuration.connectionPool.retryConnectionEstablishment = false
-            client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+            // One event loop for every connection: the tasks that read the answers run on it too.
+            loops = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+            taskExecutor = LoopExecutor(loops.next())
+            client = HTTPClient(eventLoopGroupProvider: .shared(loops), configuration: configuration)
         }
 
         /// Ends the client once its requests have ended.
         func close() async {
             try? await client.shutdown()
+            try? await loops.shutdownGracefully()
         }
 
         /// Cancels every request in flight (each throws ``TransportError/cancelled`` or its receiver's error).
@@ -48,10 +56,13 @@
         }
 
         /// GETs `url` with `headers`, handing the answer's head and then each piece of its body to
-        /// `receive`, in order; a receiver that throws ends the request with that error.
-        func get(_ url: URL, headers: [String: String], receive: @escaping (HTTPEvent) throws -> Void) async throws
-            -> ResponseHead
-        {
+        /// `receive`, in order; a receiver that throws ends the request with that error. `small`:
+        /// the receiver runs on the event loop (no hand-off between threads); a large body is
+        /// written and hashed on the task pool while the loop reads on.
+        func get(
+            _ url: URL, headers: [String: String], small: Bool = true,
+            receive: @escaping (HTTPEvent) throws -> Void
+        ) async throws -> ResponseHead {
             var request = HTTPClientRequest(url: url.absoluteString)
             request.method = .GET
             request.headers.add(name: "Cache-Control", value: "no-cache")
@@ -60,7 +71,7 @@
             for (name, value) in headers { request.headers.replaceOrAdd(name: name, value: value) }
             let exchange = Receiver(client: client, request: request, receive: receive)
             // A task of its own, so that cancelAll (a pause, from another task) can stop it.
-            let task = Task { try await exchange.run() }
+            let task = Task(executorPreference: small ? taskExecutor : nil) { try await exchange.run() }
             let id = running.add(task)
             defer { running.remove(id) }
             return try await withTaskCancellationHandler {

@@ -145,7 +145,13 @@ struct VersionAssembly {
                     guard next < groups.count else { return }
                     let files = groups[next].all
                     next += 1
-                    group.addTask {
+                    // Small files on the event loop (no hand-off between threads), large ones on the pool.
+                    #if canImport(AsyncHTTPClient)
+                        let executor = files[0].size < FileTransfer.resumableSize ? transfers.http.taskExecutor : nil
+                    #else
+                        let executor: (any TaskExecutor)? = nil
+                    #endif
+                    group.addTask(executorPreference: executor) {
                         let first = files[0]
                         let part = folder.parts + "/" + first.sha256
                         try await FileTransfer(

@@ -28,8 +28,9 @@ enum ParallelRequests {
     }
 }
 
-/// The indices still to run and the results made, shared by the worker threads. `@unchecked
-/// Sendable`: `nextIndex`, `stopped` and `made` are read and written only while holding `lock`.
+/// The indices still to run and the results made, shared by the worker threads.
+/// `@unchecked Sendable`: `lock` (a ConditionLock) guards `nextIndex`, `stopped` and `made`, which are
+/// read and written only inside `lock.withLock`; `count` is a constant set in `init`.
 private final class WorkQueue<Value: Sendable>: @unchecked Sendable {
     private let lock = ConditionLock()
     private let count: Int

@@ -1,3 +1,5 @@
+internal import IAPSystem
+
 /// The settings as the AWS CLI and SDKs read them: environment variables first, then the profile
 /// (`AWS_PROFILE`, else `default`) in `~/.aws/credentials` and `~/.aws/config`
 /// (`AWS_SHARED_CREDENTIALS_FILE`, `AWS_CONFIG_FILE`).
@@ -53,6 +55,15 @@ package struct AWSEnvironment: Sendable {
             .invalidConfiguration, operation: "find credentials", bucket: "",
             message: "no credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or give profile \(profile) "
                 + "aws_access_key_id and aws_secret_access_key in \(credentialsPath) (AWS_PROFILE picks the profile)")
+    }
+
+    /// What the credentials and config files look like now (each one's size and modification time,
+    /// or its absence): a credentials source reads them again when this changes.
+    package func settingsStamp() -> String {
+        [credentialsPath, configPath].map { path in
+            guard let status = FileSystem.status(path) else { return "-" }
+            return "\(status.size):\(status.modificationTime).\(status.modificationNanoseconds)"
+        }.joined(separator: " ")
     }
 
     /// `AWS_SHARED_CREDENTIALS_FILE`, else `~/.aws/credentials`.

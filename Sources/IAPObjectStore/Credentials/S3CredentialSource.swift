@@ -14,6 +14,9 @@ package final class S3CredentialSource: @unchecked Sendable {
     private var resolvedAt = 0.0
     private var resolvedStamp = ""
 
+    /// Seconds before their expiration that credentials are resolved again.
+    static let expiryMargin: Int64 = 60
+
     /// Credentials resolved by `resolve`, at most every `lifetime` seconds unless invalidated or
     /// `stamp` (what the places they are read from look like now) changes.
     package init(
@@ -38,13 +41,15 @@ package final class S3CredentialSource: @unchecked Sendable {
             resolve: { () throws(S3Error) in try environment.credentials() })
     }
 
-    /// The current credentials, resolved again when older than the lifetime, when their files
-    /// changed, or when invalidated.
+    /// The current credentials, resolved again when older than the lifetime, within a minute of
+    /// their expiration, when their files changed, or when invalidated.
     package func current() throws(S3Error) -> S3Credentials {
         let now = MonotonicClock.seconds()
         let place = stamp()
         let fresh: S3Credentials? = lock.withLock {
-            guard let cached, now - resolvedAt < lifetime, resolvedStamp == place else { return nil }
+            guard let cached, now - resolvedAt < lifetime, resolvedStamp == place,
+                cached.expiration.map({ $0 - Self.expiryMargin > WallClock.now().seconds }) ?? true
+            else { return nil }
             return cached
         }
         if let fresh { return fresh }

@@ -137,4 +137,33 @@ import Testing
         try expectWhole(bucket, "1.0", files: 31)
         try expectWhole(bucket, "1.1", files: 31)
     }
+
+    @Test func exportAndDiffReadThroughSlowDownDroppedAndCutAnswers() throws {
+        let bucket = try BucketStore()
+        let (pkg, folder) = try package("1.0", large: true)
+        let published = try Harness.run(
+            ["iapkg", "unpack", pkg, "--into", bucket.url], environment: bucket.environment)
+        #expect(published.status == 0, "\(published.stderr)")
+        let proxy = try FaultProxy(
+            bucket.server,
+            rules: [
+                ("GET", "list-type=2", "slowdown", 1), ("GET", "/manifest\\.json$", "slowdown", 1),
+                ("GET", "/manifest\\.json$", "cut-answer", 1), ("GET", "/Contents/small/", "slowdown", 3),
+                ("GET", "/Contents/small/", "drop", 2), ("GET", "/Contents/small/", "cut-answer", 2),
+                ("GET", "/Contents/large\\.bin$", "cut-answer", 1), ("GET", "/Contents/large\\.bin$", "drop", 1),
+            ], log: scratch.at("proxy.log"))
+        var environment = bucket.server.environment(SeaweedServer.reader)
+        environment["AWS_ENDPOINT_URL"] = proxy.endpoint
+        let url = bucket.url + "/" + Self.product
+        let exported = try Harness.run(
+            ["iapkg", "export-asset-pack", url, "--into", scratch.at("packs")], environment: environment)
+        #expect(exported.status == 0, "\(exported.stderr)")
+        let diff = try Harness.shell(
+            "diff -r -x AssetPackManifest.json 'packs/\(Self.product)' '\(folder)'", in: scratch.path)
+        #expect(diff.status == 0, "\(diff.stdout)\(diff.stderr)")
+        let compared = try Harness.run(["iapkg", "diff", url + "/1.0", pkg], environment: environment)
+        #expect(compared.status == 0 && compared.stdout.contains("0 added, 0 removed, 0 changed"), "\(compared.stdout)")
+        #expect(proxy.count("slowdown") == 5 && proxy.count("drop") == 3, "\(proxy.requests)")
+        #expect(proxy.count("cut-answer") == 4, "\(proxy.requests)")
+    }
 }

@@ -6,6 +6,7 @@ except those that a rule picks. Each rule is METHOD, a regular expression search
     slowdown     answered 503 with S3's SlowDown error, never forwarded
     drop         the connection is closed before the request is forwarded (nothing lands)
     lost-answer  forwarded (the write lands), then the connection is closed without an answer
+    cut-answer   forwarded, and the connection closed half-way through the answer's body
 Writes one JSON line per request to LOG: method, path (without its query), the fault applied,
 the status the server gave (none when not forwarded). No header value is ever logged, so no
 signature or key reaches the log. Prints its port, then serves until killed.
@@ -71,6 +72,20 @@ class Proxy(http.server.BaseHTTPRequestHandler):
         log(self.command, self.path, fault, response.status)
         if fault == "lost-answer":
             response.read()
+            upstream.close()
+            self.close_connection = True
+            self.connection.shutdown(2)
+            return
+        if fault == "cut-answer":
+            body = response.read()
+            self.send_response_only(response.status)
+            for name, value in response.getheaders():
+                if name.lower() not in forwarding.HOP_BY_HOP and name.lower() != "content-length":
+                    self.send_header(name, value)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body[:len(body) // 2])
+            self.wfile.flush()
             upstream.close()
             self.close_connection = True
             self.connection.shutdown(2)

@@ -37,6 +37,15 @@ static inline CURLcode iapkg_curl_set_callback(CURL *handle, CURLoption option, 
     return curl_easy_setopt(handle, option, callback);
 }
 
+/// The callback type of CURLOPT_SEEKFUNCTION: moves the body to `offset` (libcurl asks for this
+/// when it sends a request again on a new connection, the reused one having been closed).
+typedef int (*iapkg_curl_seek_callback)(void *user, curl_off_t offset, int origin);
+
+/// CURLOPT_SEEKFUNCTION.
+static inline CURLcode iapkg_curl_set_seek_callback(CURL *handle, iapkg_curl_seek_callback callback) {
+    return curl_easy_setopt(handle, CURLOPT_SEEKFUNCTION, callback);
+}
+
 /// CURLINFO_RESPONSE_CODE: the last response's HTTP status.
 static inline long iapkg_curl_response_code(CURL *handle) {
     long code = 0;

@@ -53,6 +53,10 @@ static void iap_stop_handler(int signo) {
     errno = saved;
 }
 
+int iap_pipe_cloexec(int fds[2]) {
+    return pipe2(fds, O_CLOEXEC);
+}
+
 int iap_install_stop_pipe(int fd) {
     struct sigaction action;
     memset(&action, 0, sizeof action);

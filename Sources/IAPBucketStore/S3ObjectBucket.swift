@@ -1,6 +1,6 @@
 package import IAPKit
 internal import IAPObjectStore
-internal import IAPSystem
+package import IAPSystem
 
 /// IAPKit's object version store (`ObjectBucket`) on IAPObjectStore's S3 client: keys below the
 /// store URL's prefix, files uploaded several at a time (large ones as parallel multipart uploads),
@@ -54,6 +54,11 @@ package struct S3ObjectBucket: ObjectBucket {
             S3FileUpload(path: file.path, key: store.key(file.key), options: Self.options(file.headers, .none))
         }
         do { _ = try client.upload(files: uploads) } catch { throw Self.translate(error) }
+    }
+
+    package func download(_ files: [FileDownload], into folder: DirectoryHandle) throws -> [UInt64] {
+        let downloads = files.map { S3FileDownload(key: store.key($0.key), path: $0.path, mode: $0.mode) }
+        do { return try client.download(files: downloads, into: folder) } catch { throw Self.translate(error) }
     }
 
     package func delete(_ key: String) throws {

@@ -69,6 +69,15 @@ public struct VersionManifest: Codable, Sendable, Equatable {
         self.version = version
     }
 
+    /// The manifest a store holds for `productIdentifier` `version`, read from `bytes`: it must
+    /// describe that product and version and meet every rule of ``ManifestRules``.
+    package static func decode(_ bytes: [UInt8], productIdentifier: String, version: String)
+        throws(DeliveryDocumentError) -> VersionManifest
+    {
+        let pointer = CurrentPointer(productIdentifier: productIdentifier, version: version, manifestSHA256: "")
+        return try decode(Data(bytes), for: pointer)
+    }
+
     /// The manifest in `data`, which must describe `pointer`'s product and version and meet every
     /// rule of ``ManifestRules`` with `limit` as the largest total. The caller checks first that
     /// `data` hashes to `pointer.manifestSHA256`.

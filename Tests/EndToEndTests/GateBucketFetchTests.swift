@@ -99,5 +99,5 @@ struct GateBucketFetchTests {
 
 /// True when `iapkg-gate` was built beside the `iapkg` under test (the sanitizer builds leave the web
 /// stack out, and `iapkg gate` then has no program to run).
-private let gateIsBuilt = FileManager.default.isExecutableFile(
+let gateIsBuilt = FileManager.default.isExecutableFile(
     atPath: URL(fileURLWithPath: Harness.binary).deletingLastPathComponent().appendingPathComponent("iapkg-gate").path)

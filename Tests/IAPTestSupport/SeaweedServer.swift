@@ -12,6 +12,12 @@ package final class SeaweedServer: Sendable {
         package let accessKey: String
         /// Its secret (a test secret; the tests check it never appears in any output).
         package let secretKey: String
+
+        /// An identity with these keys.
+        package init(accessKey: String, secretKey: String) {
+            self.accessKey = accessKey
+            self.secretKey = secretKey
+        }
     }
 
     /// May read, list and write every bucket.
@@ -59,6 +65,57 @@ package final class SeaweedServer: Sendable {
             return .failure(SeaweedServerError(message: "cannot run seaweed-server.sh: \(error)"))
         }
     }()
+
+    /// A server of its own in `folder` (not the shared one), knowing the read/write and read-only
+    /// identities and `identities` (name, identity, S3 actions): for a test that changes the keys
+    /// the server knows, which SeaweedFS reads only when it starts (`restart`). Stopped when the
+    /// test process ends, or by `stop()`.
+    package static func own(in folder: String, identities: [(String, Identity, [String])]) throws -> SeaweedServer {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try writeIdentities(identities, into: folder)
+        let port = try runScript("start", folder)
+        return SeaweedServer(endpoint: "http://127.0.0.1:\(port)", folder: folder)
+    }
+
+    /// Starts this server again, on the same ports with the same data, knowing the read/write and
+    /// read-only identities and `identities` only.
+    package func restart(identities: [(String, Identity, [String])]) throws {
+        try Self.writeIdentities(identities, into: folder)
+        _ = try Self.runScript("restart", folder)
+    }
+
+    /// Stops this server (one of its own).
+    package func stop() { _ = try? Harness.run([Self.script, "stop", folder]) }
+
+    private static var script: String {
+        Harness.packageRoot.appendingPathComponent("Tests/Servers/seaweed-server.sh").path
+    }
+
+    /// Runs seaweed-server.sh `command` on `folder`; the S3 port it printed.
+    private static func runScript(_ command: String, _ folder: String) throws -> Int {
+        let result = try Harness.run([script, command, folder, String(ProcessInfo.processInfo.processIdentifier)])
+        guard result.status == 0, let port = Int(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw SeaweedServerError(message: "seaweed-server.sh \(command) failed: \(result.stderr)")
+        }
+        return port
+    }
+
+    /// Writes the identities file seaweed-server.sh starts the server with.
+    private static func writeIdentities(_ extra: [(String, Identity, [String])], into folder: String) throws {
+        let all =
+            [
+                ("writer", writer, ["Admin", "Read", "List", "Tagging", "Write"]),
+                ("reader", reader, ["Read", "List"]),
+            ] + extra
+        let identities = all.map { name, identity, actions in
+            [
+                "name": name, "actions": actions,
+                "credentials": [["accessKey": identity.accessKey, "secretKey": identity.secretKey]],
+            ] as [String: Any]
+        }
+        let data = try JSONSerialization.data(withJSONObject: ["identities": identities])
+        try data.write(to: URL(fileURLWithPath: folder + "/identities.json"))
+    }
 
     private init(endpoint: String, folder: String) {
         self.endpoint = endpoint

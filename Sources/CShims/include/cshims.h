@@ -24,6 +24,9 @@ int iap_link_unnamed(int fd, const char *path);
 /// renameat2(2) with RENAME_NOREPLACE: renames only if nothing is at `newpath` (EEXIST otherwise).
 int iap_rename_noreplace(int olddirfd, const char *oldpath, int newdirfd, const char *newpath);
 
+/// pipe2(2) with O_CLOEXEC: a pipe whose ends no program started meanwhile inherits.
+int iap_pipe_cloexec(int fds[2]);
+
 /// Installs SIGTERM and SIGINT handlers that write one byte to `fd` (a self-pipe) and nothing else,
 /// and unblocks both in the calling thread.
 int iap_install_stop_pipe(int fd);

@@ -33,7 +33,9 @@ public struct ContentDiff: Codable, Sendable {
     public var downloadBytes: UInt64
 
     /// Compares `old` and `new`: packages (validated and decoded as `unpack` does, into a private
-    /// temporary store that is removed afterwards), content folders or installed version folders.
+    /// temporary store that is removed afterwards), content folders, installed version folders, or
+    /// versions in an object store (`s3://BUCKET/PREFIX/<product>/<version>`, or `…/<product>` for
+    /// its current version), read from their manifests without their content.
     public static func compare(_ old: String, _ new: String) throws(IAPKitError) -> ContentDiff {
         let before = try ContentSnapshot.read(old)
         let after = try ContentSnapshot.read(new)
@@ -73,6 +75,7 @@ struct ContentSnapshot {
 
     static func read(_ path: String) throws(IAPKitError) -> ContentSnapshot {
         return try translatingErrors {
+            if let address = try StoreAddress.resolve(path) { return try stored(address) }
             if try FileStatus.of(path).isDirectory { return try folder(path) }
             let scratch = try TemporaryFolder()
             let report = try Unpacker.unpack(path, into: scratch.path, options: UnpackOptions(activate: false))
@@ -81,6 +84,18 @@ struct ContentSnapshot {
             snapshot.version = report.version
             return snapshot
         }
+    }
+
+    /// A version in a store, from its manifest (files by SHA-256 and size, symlinks by target).
+    private static func stored(_ address: StoreAddress) throws -> ContentSnapshot {
+        let (product, version) = try address.singleVersion()
+        let manifest = try product.manifest(of: version)
+        var items = manifest.files.map {
+            ContentManifest.Item(path: $0.path, kind: "file", value: $0.sha256, size: $0.size)
+        }
+        items += manifest.symlinks.map { ContentManifest.Item(path: $0.path, kind: "symlink", value: $0.target) }
+        items.sort { Array($0.path.utf8).lexicographicallyPrecedes(Array($1.path.utf8)) }
+        return ContentSnapshot(items: items, productIdentifier: manifest.productIdentifier, version: manifest.version)
     }
 
     /// A content folder or an installed version folder (its manifest.json and, with `junk`,

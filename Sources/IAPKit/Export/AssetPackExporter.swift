@@ -43,13 +43,17 @@ package struct AssetPackExport: Codable, Sendable {
 package enum AssetPackExporter {
     /// Exports a package (validated and unpacked first), a content folder (validated first), a
     /// product folder of a version store (its current version) or a whole store (each product's
-    /// current version) into `destination`. Nothing is written for an input that is not valid;
+    /// current version), or the same in an object store (`s3://BUCKET/PREFIX[/<product>[/<version>]]`),
+    /// into `destination`. Nothing is written for an input that is not valid;
     /// a folder already at a pack's place is never overwritten.
     package static func export(_ input: String, into destination: String, options: AssetPackExportOptions)
         throws(IAPKitError) -> [AssetPackExport]
     {
         try translatingErrors(path: input) {
             if FileSystem.status(destination) == nil { try FileSystem.makeDirectory(destination) }
+            if let address = try StoreAddress.resolve(input) {
+                return try exportStored(address, into: destination, options: options)
+            }
             let status = try FileStatus.ofInput(input)
             guard status.isDirectory else { return [try exportPackage(input, into: destination, options: options)] }
             if FileSystem.linkStatus(input + "/ContentInfo.plist")?.kind == .regular {
@@ -89,6 +93,36 @@ package enum AssetPackExporter {
             report.folder, source: package, into: destination, options: options, skipping: [DeliveryManifest.fileName])
         export.source = package
         return export
+    }
+
+    /// A store URL's versions: the one it names, its product's current one, or each product's current
+    /// one; each read into a folder inside `destination` (checked against its manifest), exported,
+    /// and removed.
+    private static func exportStored(_ address: StoreAddress, into destination: String, options: AssetPackExportOptions)
+        throws -> [AssetPackExport]
+    {
+        var versions: [(product: any StoredProduct, version: String)] = []
+        if address.product != nil {
+            versions = [try address.singleVersion()]
+        } else {
+            for product in try address.storage.listing().products {
+                guard let current = product.current else { continue }
+                versions.append((try address.storage.openProduct(product.productIdentifier, create: false), current))
+            }
+        }
+        guard !versions.isEmpty else {
+            throw IAPKitError.refused(
+                "\(address.text) holds no product with a current version; give a store, a product (…/<product>) or a version (…/<product>/<version>) in it"
+            )
+        }
+        return try versions.map { product, version in
+            let readable = try product.readableFolder(of: version, scratch: destination)
+            return try withExtendedLifetime(readable) {
+                try write(
+                    readable.path, source: product.location(of: version), into: destination, options: options,
+                    skipping: [DeliveryManifest.fileName])
+            }
+        }
     }
 
     /// A version folder of a store (validated when it was installed), without its `manifest.json`.

@@ -1,3 +1,4 @@
+import IAPDelivery
 import IAPSystem
 
 /// A version store behind one set of operations (PackageFormat.md §7 and §11): the folder store
@@ -63,6 +64,29 @@ package protocol StoredProduct: AnyObject {
 
     /// Where version `version` is, for reports (a folder path or an `s3://` URL).
     func location(of version: String) -> String
+
+    /// The manifest of the installed `version` (its files with size and SHA-256, its symlinks), read
+    /// without its content; refused when the version is not installed.
+    func manifest(of version: String) throws -> VersionManifest
+
+    /// The installed `version` as a local folder to read (ContentInfo.plist, Contents/…,
+    /// manifest.json): the folder store's own version folder, or the object store's objects
+    /// downloaded into a new folder inside `scratch`, each checked against the manifest's size and
+    /// SHA-256, and removed when the value goes.
+    func readableFolder(of version: String, scratch: String) throws -> ReadableVersion
+}
+
+/// An installed version readable as a local folder; a downloaded copy is removed when the value goes.
+package final class ReadableVersion {
+    /// The folder holding the version's content and manifest.
+    package let path: String
+    /// The folder made to hold a downloaded copy, if one was made.
+    private let copy: TemporaryFolder?
+
+    init(path: String, copy: TemporaryFolder? = nil) {
+        self.path = path
+        self.copy = copy
+    }
 }
 
 /// A version being written: a private local folder, and what the store needs to commit it.

@@ -7,13 +7,16 @@ struct DiffCommand: IAPSubcommand {
         commandName: "diff",
         abstract: "Show the files added, removed and changed between two versions, and the bytes to download.",
         discussion: """
-            OLD and NEW are packages (validated and decoded as 'unpack' does), content folders or installed \
-            version folders (ROOT/<product-id>/<version>). Files are compared by the SHA-256 of their \
-            decoded bytes. Exit status 0 whether or not they differ.
+            OLD and NEW are packages (validated and decoded as 'unpack' does), content folders, installed \
+            version folders (ROOT/<product-id>/<version>) or versions in a bucket \
+            (s3://BUCKET/PREFIX/<product-id>/<version>, or s3://BUCKET/PREFIX/<product-id> for its current \
+            version), read from their manifests without downloading their files. Files are compared by the \
+            SHA-256 of their decoded bytes. Exit status 0 whether or not they differ.
 
             Examples:
               iapkg diff level-pack-1.0.pkg level-pack-1.1.pkg
               iapkg diff /srv/content/com.example.game.levels.pack1/1.0 level-pack-1.1.pkg --json
+              iapkg diff s3://content/live/com.example.game.levels.pack1 level-pack-1.2.pkg
             """)
 
     @Argument(help: "The version an app has.")

@@ -13,9 +13,10 @@ struct ExportAssetPackCommand: IAPSubcommand {
         discussion: """
             Each input — a .pkg (validated, then unpacked), a content folder (validated), a product \
             folder of a version store (its current version) or a whole store (every product's current \
-            version) — becomes DIR/<assetPackID>/ holding ContentInfo.plist, Contents/ and \
-            AssetPackManifest.json, the manifest of Apple's template (assetPackID, downloadPolicy, \
-            fileSelectors, platforms) that 'xcrun ba-package' packs on a Mac. The asset pack ID is the \
+            version), in a folder or in a bucket (s3://BUCKET/PREFIX, s3://BUCKET/PREFIX/<product-id>, \
+            s3://BUCKET/PREFIX/<product-id>/<version>; each file checked against the version's manifest) \
+            — becomes DIR/<assetPackID>/ holding ContentInfo.plist, Contents/ and AssetPackManifest.json, \
+            the manifest of Apple's template (assetPackID, downloadPolicy, fileSelectors, platforms) that 'xcrun ba-package' packs on a Mac. The asset pack ID is the \
             product identifier. Nothing is overwritten.
 
             The download policy cannot be read from the content: --policy on-demand (the default) is \
@@ -25,10 +26,13 @@ struct ExportAssetPackCommand: IAPSubcommand {
             Examples:
               iapkg export-asset-pack level-pack-1.1.pkg --into asset-packs
               iapkg export-asset-pack /srv/content --into asset-packs --policy prefetch --platform iOS --platform macOS
+              iapkg export-asset-pack s3://content/live --into asset-packs
               cd asset-packs/com.example.game.levels.pack1 && xcrun ba-package AssetPackManifest.json -o ../pack1.aar
             """)
 
-    @Argument(help: "Packages, content folders, product folders (ROOT/PRODUCT) or version stores (ROOT).")
+    @Argument(
+        help: "Packages, content folders, product folders (ROOT/PRODUCT) or version stores (ROOT), in folders or s3://."
+    )
     var inputs: [String]
 
     @Option(help: "The folder to write the asset-pack folders into (made if missing).")

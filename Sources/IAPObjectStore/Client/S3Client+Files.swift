@@ -1,4 +1,4 @@
-internal import IAPSystem
+package import IAPSystem
 
 /// A local file to store at a key.
 package struct S3FileUpload: Sendable, Equatable {
@@ -37,6 +37,46 @@ extension S3Client {
                     message: "cannot read \(upload.path): \(error)")
             }
             return try self.upload(upload.key, file: file, length: size, options: upload.options, plan: plan)
+        }
+    }
+}
+
+/// An object to store in a new local file.
+package struct S3FileDownload: Sendable {
+    /// The whole key it comes from.
+    package var key: String
+    /// The file's path below the folder it is written into (its folders already there).
+    package var path: String
+    /// The new file's permission bits.
+    package var mode: UInt32
+
+    /// An object to download to `path` with permission bits `mode`.
+    package init(key: String, path: String, mode: UInt32) {
+        self.key = key
+        self.path = path
+        self.mode = mode
+    }
+}
+
+extension S3Client {
+    /// Downloads `files` into new files below `folder` (never through a symlink, never over a file
+    /// that is there), `width` at a time, each streamed to disk; the first failure stops starting
+    /// more and is thrown. Returns the bytes each file received, in the order of `files`.
+    @discardableResult
+    package func download(files: [S3FileDownload], into folder: DirectoryHandle, width: Int = 16) throws(S3Error)
+        -> [UInt64]
+    {
+        try ParallelRequests.run(count: files.count, width: width) { index throws(S3Error) in
+            let download = files[index]
+            let file: FileDescriptor
+            do {
+                file = try folder.createFile(beneath: download.path, mode: download.mode)
+            } catch {
+                throw S3Error(
+                    .other, operation: "GET", bucket: self.bucket, key: download.key,
+                    message: "cannot create \(folder.child(download.path)): \(error)")
+            }
+            return try self.get(download.key, into: file).size
         }
     }
 }

@@ -1,3 +1,5 @@
+internal import IAPSystem
+
 /// The settings as the AWS CLI and SDKs read them: environment variables first, then the profile
 /// (`AWS_PROFILE`, else `default`) in `~/.aws/credentials` and `~/.aws/config`
 /// (`AWS_SHARED_CREDENTIALS_FILE`, `AWS_CONFIG_FILE`).
@@ -31,7 +33,8 @@ package struct AWSEnvironment: Sendable {
     }
 
     /// The credentials: `AWS_ACCESS_KEY_ID` and `AWS_SECRET_ACCESS_KEY` (with `AWS_SESSION_TOKEN`),
-    /// else the profile's keys in the credentials file, else in the config file.
+    /// else the profile's keys in the credentials file, else what its `credential_process` prints,
+    /// else its keys in the config file.
     package func credentials() throws(S3Error) -> S3Credentials {
         if let key = value("AWS_ACCESS_KEY_ID"), let secret = value("AWS_SECRET_ACCESS_KEY") {
             return S3Credentials(
@@ -42,17 +45,36 @@ package struct AWSEnvironment: Sendable {
             (credentialsPath, try AWSSharedFile.read(credentialsPath).credentialsProfile(profile)),
             (configPath, try AWSSharedFile.read(configPath).configProfile(profile)),
         ]
+        // As the AWS CLI: the credentials file's keys, then a credential_process, then the config file's keys.
+        if let keys = Self.keys(in: places[0].1, from: "profile \(profile) in \(credentialsPath)") { return keys }
         for (path, settings) in places {
-            if let settings, let key = settings["aws_access_key_id"], let secret = settings["aws_secret_access_key"] {
-                return S3Credentials(
-                    accessKeyID: key, secretAccessKey: secret, sessionToken: settings["aws_session_token"],
-                    source: "profile \(profile) in \(path)")
+            if let command = settings?["credential_process"] {
+                return try CredentialProcess.credentials(command, from: "profile \(profile) in \(path)")
             }
         }
+        if let keys = Self.keys(in: places[1].1, from: "profile \(profile) in \(configPath)") { return keys }
         throw S3Error(
             .invalidConfiguration, operation: "find credentials", bucket: "",
             message: "no credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or give profile \(profile) "
-                + "aws_access_key_id and aws_secret_access_key in \(credentialsPath) (AWS_PROFILE picks the profile)")
+                + "aws_access_key_id and aws_secret_access_key (or a credential_process) in \(credentialsPath) (AWS_PROFILE picks the profile)"
+        )
+    }
+
+    /// What the credentials and config files look like now (each one's size and modification time,
+    /// or its absence): a credentials source reads them again when this changes.
+    package func settingsStamp() -> String {
+        [credentialsPath, configPath].map { path in
+            guard let status = FileSystem.status(path) else { return "-" }
+            return "\(status.size):\(status.modificationTime).\(status.modificationNanoseconds)"
+        }.joined(separator: " ")
+    }
+
+    /// The key pair (and session token) a profile's `settings` hold, if they hold one.
+    private static func keys(in settings: [String: String]?, from place: String) -> S3Credentials? {
+        guard let settings, let key = settings["aws_access_key_id"], let secret = settings["aws_secret_access_key"]
+        else { return nil }
+        return S3Credentials(
+            accessKeyID: key, secretAccessKey: secret, sessionToken: settings["aws_session_token"], source: place)
     }
 
     /// `AWS_SHARED_CREDENTIALS_FILE`, else `~/.aws/credentials`.

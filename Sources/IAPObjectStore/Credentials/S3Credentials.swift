@@ -9,6 +9,9 @@ package struct S3Credentials: Sendable, Equatable, CustomStringConvertible, Cust
     package var sessionToken: String?
     /// Where these were read from ("environment", "profile dev in /root/.aws/credentials"), for messages.
     package var source: String
+    /// When they stop working, in seconds since 1970 (a `credential_process`'s `Expiration`); nil
+    /// when not known.
+    package var expiration: Int64?
 
     /// Credentials from their parts.
     package init(accessKeyID: String, secretAccessKey: String, sessionToken: String? = nil, source: String = "given") {

@@ -68,6 +68,8 @@ final class CurlEasyHandle {
                 iapkg_curl_set_offset(handle, CURLOPT_INFILESIZE_LARGE, curl_off_t(request.body.count)),
                 iapkg_curl_set_pointer(handle, CURLOPT_READDATA, state),
                 iapkg_curl_set_callback(handle, CURLOPT_READFUNCTION, Self.readCallback),
+                iapkg_curl_set_pointer(handle, CURLOPT_SEEKDATA, state),
+                iapkg_curl_set_seek_callback(handle, Self.seekCallback),
             ]
         }
         return codes.first { $0 != CURLE_OK } ?? CURLE_OK
@@ -77,7 +79,7 @@ final class CurlEasyHandle {
     private static let retryable: Set<UInt32> = [
         CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_CONNECT, CURLE_OPERATION_TIMEDOUT, CURLE_SEND_ERROR,
         CURLE_RECV_ERROR, CURLE_GOT_NOTHING, CURLE_PARTIAL_FILE, CURLE_SSL_CONNECT_ERROR, CURLE_HTTP2,
-        CURLE_HTTP2_STREAM,
+        CURLE_HTTP2_STREAM, CURLE_SEND_FAIL_REWIND,
     ].map(\.rawValue).reduce(into: []) { $0.insert($1) }
 
     private static let headerCallback: iapkg_curl_data_callback = { buffer, size, count, user in
@@ -92,6 +94,14 @@ final class CurlEasyHandle {
         guard let buffer, let user else { return 0 }
         let state = Unmanaged<TransferState>.fromOpaque(user).takeUnretainedValue()
         return state.receive(UnsafeRawBufferPointer(start: buffer, count: size * count)) ? size * count : 0
+    }
+
+    /// libcurl sends a request again on a new connection when the reused one turns out closed (a
+    /// store closes idle connections): the body starts over from where it asks.
+    private static let seekCallback: iapkg_curl_seek_callback = { user, offset, origin in
+        guard let user, origin == SEEK_SET, offset >= 0 else { return CURL_SEEKFUNC_CANTSEEK }
+        let state = Unmanaged<TransferState>.fromOpaque(user).takeUnretainedValue()
+        return state.rewind(to: UInt64(offset)) ? CURL_SEEKFUNC_OK : CURL_SEEKFUNC_FAIL
     }
 
     private static let readCallback: iapkg_curl_data_callback = { buffer, size, count, user in

@@ -51,6 +51,16 @@ final class TransferState {
         return count
     }
 
+    /// Moves the body back (or on) to `offset` for a request sent again; what arrived of a response
+    /// is dropped. False when `offset` is past the body's end.
+    func rewind(to offset: UInt64) -> Bool {
+        guard offset <= body.count else { return false }
+        sent = offset
+        memory = []
+        written = 0
+        return true
+    }
+
     /// Takes the next bytes of the response body; false to stop the transfer.
     func receive(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard (200..<300).contains(status) else {

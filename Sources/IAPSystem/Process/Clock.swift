@@ -20,6 +20,18 @@ package enum WallClock {
             year: Int(parts.tm_year) + 1900, month: Int(parts.tm_mon) + 1, day: Int(parts.tm_mday),
             hour: Int(parts.tm_hour), minute: Int(parts.tm_min), second: Int(parts.tm_sec))
     }
+
+    /// The seconds since 1970 of the UTC date and time `time` (`timegm`).
+    package static func seconds(of time: CalendarTime) -> Int64 {
+        var parts = tm()
+        parts.tm_year = Int32(time.year - 1900)
+        parts.tm_mon = Int32(time.month - 1)
+        parts.tm_mday = Int32(time.day)
+        parts.tm_hour = Int32(time.hour)
+        parts.tm_min = Int32(time.minute)
+        parts.tm_sec = Int32(time.second)
+        return Int64(timegm(&parts))
+    }
 }
 
 /// A date and time of day, in UTC.
@@ -30,6 +42,16 @@ package struct CalendarTime: Equatable, Sendable {
     package var hour: Int
     package var minute: Int
     package var second: Int
+
+    /// A date and time from its parts.
+    package init(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) {
+        self.year = year
+        self.month = month
+        self.day = day
+        self.hour = hour
+        self.minute = minute
+        self.second = second
+    }
 }
 
 /// A clock that only moves forward (`CLOCK_MONOTONIC`), for measuring durations.

@@ -1,3 +1,5 @@
+import IAPSystem
+
 /// What the object version store needs of an S3-compatible bucket, with keys relative to the
 /// store's prefix (`<product>/<version>/…`). A module that links an S3 client conforms to it and
 /// registers the store with `ObjectStoreOpening`; the core builds carry no client.
@@ -18,6 +20,11 @@ package protocol ObjectBucket: Sendable {
     /// Uploads local files, several at a time, large ones as parallel multipart uploads, each
     /// checked by the store as it lands; memory stays bounded whatever their sizes.
     func upload(_ files: [FileUpload]) throws
+
+    /// Downloads objects into new files below the local folder `folder`, several at a time, each
+    /// streamed to disk; returns the bytes each file received, in the order of `files`.
+    @discardableResult
+    func download(_ files: [FileDownload], into folder: DirectoryHandle) throws -> [UInt64]
 
     /// Deletes the object at `key` (nothing there is fine).
     func delete(_ key: String) throws
@@ -92,6 +99,16 @@ package struct FileUpload: Sendable {
     package var size: UInt64
     /// The headers it is stored with.
     package var headers: ObjectHeaders
+}
+
+/// An object to store in a new local file.
+package struct FileDownload: Sendable {
+    /// The key it comes from, relative to the store's prefix.
+    package var key: String
+    /// The file's path below the folder it goes into (its folders already made).
+    package var path: String
+    /// The new file's permission bits.
+    package var mode: UInt32
 }
 
 /// A conditional write lost: someone else wrote the key since it was read (HTTP 412).

@@ -39,14 +39,14 @@ extension Gate {
         }
         guard products.current(of: file.product) != nil else {
             return .refusal(
-                404, PurchaseRefusal.Reason.productUnknown.rawValue, "no product '\(file.product)' is published here",
+                404, PurchaseRefusal(.productUnknown, "no product '\(file.product)' is published here"),
                 product: file.product)
         }
         let left = Int(token.expiresAt.timeIntervalSince(now).rounded(.down))
         let seconds = min(left, BucketFront.maxPresignedSeconds)
         guard seconds >= 1 else {
             return .refusal(
-                401, TokenRefusal.Reason.expired.rawValue, "the token expires within a second; ask for a new one",
+                401, TokenRefusal(.expired, "the token expires within a second; ask for a new one"),
                 product: file.product)
         }
         do {

@@ -24,7 +24,7 @@ extension Gate {
             notification = try notifications.verify(body: body)
         } catch {
             let status = error.reason == .jwsTooLarge ? 413 : Self.malformedReasons.contains(error.reason) ? 400 : 403
-            return .refusal(status, error.reason.rawValue, error.message)
+            return .refusal(status, error)
         }
         let product = notification.transaction?.productId
         guard let event = notification.revocationEvent,
@@ -49,8 +49,11 @@ extension Gate {
         do {
             guard let decision = try revocations.decision(for: purchase), decision.effect == .revoke else { return nil }
             return .refusal(
-                403, PurchaseRefusal.Reason.revoked.rawValue,
-                "the purchase was refunded or revoked (\(decision.source), signed \(decision.signedMilliseconds) ms)",
+                403,
+                PurchaseRefusal(
+                    .revoked,
+                    "the purchase was refunded or revoked (\(decision.source), signed \(decision.signedMilliseconds) ms)"
+                ),
                 product: product)
         } catch {
             return .refusal(503, "state-unavailable", "the revocations could not be read: \(error)", product: product)

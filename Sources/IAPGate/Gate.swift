@@ -63,14 +63,14 @@ package struct Gate: Sendable {
         do {
             transaction = try await verifier.verify(request.signedTransaction) { products.current(of: $0) != nil }
         } catch {
-            return .refusal(403, error.reason.rawValue, error.message)
+            return .refusal(403, error)
         }
         let product = transaction.productId
         let purchase = transaction.originalTransactionId ?? transaction.transactionId
         if let refusal = revocationRefusal(purchase, product: product) { return refusal }
         guard let current = products.current(of: product) else {
             return .refusal(
-                403, PurchaseRefusal.Reason.productUnknown.rawValue, "no product '\(product)' is published here",
+                403, PurchaseRefusal(.productUnknown, "no product '\(product)' is published here"),
                 product: product)
         }
         let issued = tokens.issue(product: product, ttl: tokenTTL, now: now, originalTransactionId: purchase)
@@ -125,14 +125,14 @@ package struct Gate: Sendable {
     func admit(_ authorization: [String], product: String, now: Date) -> Admission {
         guard authorization.count <= 1 else {
             return .refused(
-                .refusal(401, TokenRefusal.Reason.malformed.rawValue, "more than one Authorization header"))
+                .refusal(401, TokenRefusal(.malformed, "more than one Authorization header")))
         }
         var token = ""
         if let header = authorization.first {
             guard let bearer = Self.bearerToken(header) else {
                 return .refused(
                     .refusal(
-                        401, TokenRefusal.Reason.malformed.rawValue, "the Authorization header is not 'Bearer <token>'"
+                        401, TokenRefusal(.malformed, "the Authorization header is not 'Bearer <token>'")
                     ))
             }
             token = bearer
@@ -142,14 +142,16 @@ package struct Gate: Sendable {
             checked = try tokens.check(token, product: product, now: now)
         } catch {
             let status = error.reason == .otherProduct ? 403 : 401
-            return .refused(.refusal(status, error.reason.rawValue, error.message, product: product))
+            return .refused(.refusal(status, error, product: product))
         }
         if revocations != nil {
             guard let purchase = checked.originalTransactionId else {
                 return .refused(
                     .refusal(
-                        401, TokenRefusal.Reason.unbound.rawValue,
-                        "the token names no purchase (issued before refunds were checked); ask for a new one",
+                        401,
+                        TokenRefusal(
+                            .unbound,
+                            "the token names no purchase (issued before refunds were checked); ask for a new one"),
                         product: product))
             }
             if let refusal = revocationRefusal(purchase, product: product) { return .refused(refusal) }

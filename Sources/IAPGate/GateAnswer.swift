@@ -1,3 +1,5 @@
+import IAPPurchase
+
 /// What the gate answers one request: a status, a stable code (also logged), the product when one
 /// is known, and a JSON body.
 package struct GateAnswer: Sendable, Equatable {
@@ -29,6 +31,11 @@ package struct GateAnswer: Sendable, Equatable {
         JSONWriter.append(message, to: &body)
         body += Array("},\"schemaVersion\":1}\n".utf8)
         return GateAnswer(status: status, code: code, product: product, body: body)
+    }
+
+    /// IAPPurchase's `refusal` answered with `status`: its code and message.
+    static func refusal<Reason>(_ status: Int, _ refusal: Refusal<Reason>, product: String? = nil) -> GateAnswer {
+        .refusal(status, refusal.code, refusal.message, product: product)
     }
 }
 

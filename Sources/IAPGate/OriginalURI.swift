@@ -1,4 +1,5 @@
 import IAPDelivery
+import IAPSystem
 
 /// The product a request for a file names, read from the URI nginx received (`X-Original-URI:
 /// $request_uri`) the way nginx itself resolves it: the query string dropped, percent escapes
@@ -37,7 +38,7 @@ enum OriginalURI {
     private static func segments(of uri: String, prefix: String) throws(Problem) -> [String] {
         guard uri.utf8.count <= maxLength else { throw Problem(message: "the URI is over \(maxLength) bytes") }
         let path = uri.utf8.split(separator: UInt8(ascii: "?"), maxSplits: 1, omittingEmptySubsequences: false)[0]
-        guard let decoded = percentDecoded(Array(path)) else {
+        guard let decoded = PercentEncoding.decode(path) else {
             throw Problem(message: "the URI's path has a malformed percent escape")
         }
         guard !decoded.contains(0), !decoded.contains(UInt8(ascii: "\\")),
@@ -69,32 +70,5 @@ enum OriginalURI {
             let name = parameter.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[0]
             return name.lowercased() == "token" || name.lowercased() == "access_token"
         }
-    }
-
-    /// `bytes` with `%XX` escapes decoded, or nil when an escape is malformed.
-    static func percentDecoded(_ bytes: [UInt8]) -> [UInt8]? {
-        func hex(_ byte: UInt8) -> UInt8? {
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-            default: nil
-            }
-        }
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count)
-        var index = 0
-        while index < bytes.count {
-            if bytes[index] == UInt8(ascii: "%") {
-                guard index + 2 < bytes.count, let high = hex(bytes[index + 1]), let low = hex(bytes[index + 2])
-                else { return nil }
-                out.append(high << 4 | low)
-                index += 3
-            } else {
-                out.append(bytes[index])
-                index += 1
-            }
-        }
-        return out
     }
 }

@@ -140,36 +140,3 @@ public struct TokenKeyError: Error, Equatable, Sendable, CustomStringConvertible
     /// An error saying `description`.
     public init(_ description: String) { self.description = description }
 }
-
-/// Why a token does not open a file: a stable reason code and a message.
-public struct TokenRefusal: Error, Equatable, Sendable, CustomStringConvertible {
-    /// The stable reason codes.
-    public enum Reason: String, CaseIterable, Sendable {
-        /// No token was sent.
-        case missing = "token-missing"
-        /// The token is not two base64url parts, or its claims are not readable.
-        case malformed = "token-malformed"
-        /// The signature does not verify: altered, or signed with another (rotated) key.
-        case signature = "token-signature"
-        /// The token's time is over.
-        case expired = "token-expired"
-        /// The token opens another product.
-        case otherProduct = "token-other-product"
-        /// The token names no purchase (issued before 2026-11-28), and the server checks revocations.
-        case unbound = "token-unbound"
-    }
-
-    /// The stable code.
-    public let reason: Reason
-    /// What was wrong, for people; never contains the token.
-    public let message: String
-
-    /// A refusal for `reason` explained by `message`.
-    public init(_ reason: Reason, _ message: String) {
-        self.reason = reason
-        self.message = message
-    }
-
-    /// `reason: message`.
-    public var description: String { "\(reason.rawValue): \(message)" }
-}

@@ -53,11 +53,6 @@ import Testing
         line.replacingOccurrences(of: #"\d+\.\d+ s\b"#, with: "_ s", options: .regularExpression)
     }
 
-    /// Guides that work on other branches adds, linked from README before they land.
-    static let guidesToCome: Set<String> = [
-        "Sources/IAPKit/IAPKit.docc/ObjectStorage.md", "Sources/IAPPurchase/IAPPurchase.docc/HandlingRefunds.md",
-    ]
-
     /// README is a card a newcomer reads in five minutes: at most 300 lines, the set-up commands
     /// on its first screen, and every file it links to there.
     @Test func theReadmeIsShortAndItsLinksLead() throws {
@@ -70,9 +65,27 @@ import Testing
         let targets = readme.matches(of: /\]\(([^)#]+)(#[^)]*)?\)/).map { String($0.output.1) }
             .filter { !$0.hasPrefix("http") }
         #expect(targets.count >= 10)
-        for target in targets where !Self.guidesToCome.contains(target) {
+        for target in targets {
             let exists = FileManager.default.fileExists(atPath: Harness.packageRoot.appendingPathComponent(target).path)
             #expect(exists, "README links to \(target), which is not there")
+        }
+    }
+
+    /// The set-up command's `apt-get install` holds every C library Package.swift builds against
+    /// (each `.systemLibrary`'s apt provider), so that `swift test` builds after it on a new machine.
+    @Test func theSetUpCommandInstallsEveryLibraryTheBuildNeeds() throws {
+        let readme = try String(contentsOf: Harness.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let manifest = try String(
+            contentsOf: Harness.packageRoot.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let setUp = try #require(
+            readme.split(separator: "\n").first { $0.hasPrefix("apt-get update && apt-get install") })
+        let installed = Set(setUp.split(separator: " ").map(String.init))
+        let providers = manifest.matches(of: /\.apt\(\[([^\]]*)\]\)/).flatMap { match in
+            match.output.1.matches(of: /"([^"]+)"/).map { String($0.output.1) }
+        }
+        #expect(providers.count >= 8)
+        for package in providers {
+            #expect(installed.contains(package), "README's set-up command does not install \(package)")
         }
     }
 

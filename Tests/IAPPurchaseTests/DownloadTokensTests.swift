@@ -94,4 +94,13 @@ import Testing
             ])
         #expect(Set(PurchaseRefusal.Reason.allCases.map(\.rawValue)).count == PurchaseRefusal.Reason.allCases.count)
     }
+
+    /// The gate answers a token's and a purchase's refusals in one `code` field: no code means both.
+    @Test func tokenAndPurchaseCodesNeverCollide() {
+        let tokenCodes = Set(TokenRefusal.Reason.allCases.map(\.rawValue))
+        let purchaseCodes = Set(PurchaseRefusal.Reason.allCases.map(\.rawValue))
+        #expect(tokenCodes.isDisjoint(with: purchaseCodes))
+        #expect(TokenRefusal(.expired, "over").description == "token-expired: over")
+        #expect(PurchaseRefusal(.revoked, "refunded").code == "revoked")
+    }
 }

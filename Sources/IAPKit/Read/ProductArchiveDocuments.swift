@@ -104,18 +104,8 @@ package enum ProductArchiveDocuments {
     /// A pkg-ref location with its %XX escapes decoded (productbuild escapes spaces and other
     /// characters of component names); the text as given when the escapes are not valid UTF-8.
     static func percentDecoded(_ text: String) -> String {
-        guard text.contains("%") else { return text }
-        var bytes: [UInt8] = []
-        var utf8 = Array(text.utf8)[...]
-        while let byte = utf8.popFirst() {
-            if byte == 0x25, utf8.count >= 2,
-                let value = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16)
-            {
-                bytes.append(value)
-                utf8 = utf8.dropFirst(2)
-            } else {
-                bytes.append(byte)
-            }
+        guard text.contains("%"), let bytes = PercentEncoding.decode(text.utf8, keepingMalformed: true) else {
+            return text
         }
         return String(validating: bytes, as: UTF8.self) ?? text
     }

@@ -14,23 +14,7 @@ package enum URIEncoding {
     /// `text` with every `%XX` turned back into its byte; nil if a `%` is not followed by two hex digits
     /// or the bytes are not UTF-8.
     package static func decode(_ text: some StringProtocol) -> String? {
-        let bytes = Array(text.utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count)
-        var index = 0
-        while index < bytes.count {
-            if bytes[index] == UInt8(ascii: "%") {
-                guard index + 2 < bytes.count, let high = Hex.value(bytes[index + 1]),
-                    let low = Hex.value(bytes[index + 2])
-                else { return nil }
-                out.append(high << 4 | low)
-                index += 3
-            } else {
-                out.append(bytes[index])
-                index += 1
-            }
-        }
-        return String(validating: out, as: UTF8.self)
+        PercentEncoding.decode(text.utf8).flatMap { String(validating: $0, as: UTF8.self) }
     }
 
     private static func encode(_ text: String, keepingSlash: Bool) -> String {

@@ -89,10 +89,10 @@ import Testing
         #expect(
             CredentialProcess.split(#"/usr/bin/tool  --profile 'a b' "c \"d\"" e\ f"#)
                 == ["/usr/bin/tool", "--profile", "a b", #"c "d""#, "e f"])
-        #expect(CredentialProcess.utcSeconds("2026-11-28T13:00:00Z") == 1_795_870_800)
-        #expect(CredentialProcess.utcSeconds("2026-11-28T13:00:00.123+00:00") == 1_795_870_800)
+        #expect(UTCTimestamp.seconds("2026-11-28T13:00:00Z") == 1_795_870_800)
+        #expect(UTCTimestamp.seconds("2026-11-28T13:00:00.123+00:00") == 1_795_870_800)
         for bad in ["2026-11-28", "2026-11-28T13:00:00+02:00", "2026-13-28T13:00:00Z", "tomorrow at noon, UTC"] {
-            #expect(CredentialProcess.utcSeconds(bad) == nil, "\(bad)")
+            #expect(UTCTimestamp.seconds(bad) == nil, "\(bad)")
         }
     }
 }

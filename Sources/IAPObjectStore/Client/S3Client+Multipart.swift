@@ -3,9 +3,11 @@ internal import XMLKit
 
 extension S3Client {
     /// Starts a multipart upload to `key` with `options`' object headers; returns its upload ID.
-    /// (The condition applies at completion, not here.)
+    /// (The condition applies at completion, not here.) When an earlier try's answer was lost, the
+    /// upload it may have started is aborted (`abortLostStarts`).
     package func createMultipartUpload(_ key: String, options: S3PutOptions = S3PutOptions()) throws(S3Error) -> String
     {
+        let started = MonotonicClock.seconds()
         let response = try send(
             Operation(
                 name: "CreateMultipartUpload", method: "POST", key: key, query: [.init("uploads", "")],
@@ -17,7 +19,27 @@ extension S3Client {
                 .other, operation: "CreateMultipartUpload", bucket: bucket, key: key,
                 message: "the store gave no UploadId")
         }
+        if response.earlierTryMayHaveLanded {
+            abortLostStarts(key, keeping: uploadID, within: MonotonicClock.seconds() - started)
+        }
         return uploadID
+    }
+
+    /// Aborts the uploads to `key` that earlier tries of a CreateMultipartUpload started when their
+    /// answers were lost: those the store lists for the key, other than `kept`, started no more than
+    /// `seconds` (and a second of rounding) before it, by the store's own clock. Nothing else could
+    /// abort them (their IDs never arrived). Another publisher's upload of the same key started in
+    /// that window would be aborted too; its next part then fails and that publish is tried again.
+    private func abortLostStarts(_ key: String, keeping kept: String, within seconds: Double) {
+        guard let uploads = try? listMultipartUploads(prefix: key),
+            let ours = uploads.first(where: { $0.uploadID == kept }).flatMap({ UTCTimestamp.seconds($0.initiated) })
+        else { return }
+        for upload in uploads where upload.key == key && upload.uploadID != kept {
+            guard let started = UTCTimestamp.seconds(upload.initiated), started <= ours,
+                Double(ours - started) <= seconds + 1
+            else { continue }
+            try? abortMultipartUpload(key, uploadID: upload.uploadID)
+        }
     }
 
     /// Sends part `number` (1-10,000): `length` bytes of `file` from `offset`, streamed, with its own

@@ -60,7 +60,8 @@ package final class S3Client: Sendable {
             let request = signedRequest(operation, credentials: used, time: .now())
             let error: S3Error
             do {
-                let response = try pool.perform(request, sink: operation.sink)
+                var response = try pool.perform(request, sink: operation.sink)
+                response.earlierTryMayHaveLanded = mayHaveLanded
                 if response.isSuccess { return response }
                 error = S3ErrorResponse.error(response, operation: operation.name, bucket: bucket, key: operation.key)
             } catch {

@@ -51,7 +51,7 @@ enum CredentialProcess {
             accessKeyID: document.accessKeyID, secretAccessKey: document.secretAccessKey,
             sessionToken: document.sessionToken, source: "credential_process of \(place)")
         if let text = document.expiration {
-            guard let expiration = utcSeconds(text) else {
+            guard let expiration = UTCTimestamp.seconds(text) else {
                 throw failure("printed an Expiration that is not an ISO 8601 UTC time (2026-11-28T13:00:00Z)")
             }
             credentials.expiration = expiration
@@ -96,33 +96,5 @@ enum CredentialProcess {
         }
         if inWord { words.append(word) }
         return words
-    }
-
-    /// Seconds since 1970 of `2026-11-28T13:00:00Z` (fractions of a second, `+00:00` and a
-    /// space instead of `T` taken too); nil for anything else.
-    static func utcSeconds(_ text: String) -> Int64? {
-        let bytes = Array(text.utf8)
-        guard bytes.count >= 20 else { return nil }
-        func number(_ from: Int, _ count: Int) -> Int? {
-            guard from + count <= bytes.count else { return nil }
-            var value = 0
-            for byte in bytes[from..<from + count] {
-                guard (48...57).contains(byte) else { return nil }
-                value = value * 10 + Int(byte - 48)
-            }
-            return value
-        }
-        guard let year = number(0, 4), bytes[4] == 45, let month = number(5, 2), bytes[7] == 45,
-            let day = number(8, 2), bytes[10] == 84 || bytes[10] == 116 || bytes[10] == 32,
-            let hour = number(11, 2), bytes[13] == 58, let minute = number(14, 2), bytes[16] == 58,
-            let second = number(17, 2), (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60,
-            second < 61
-        else { return nil }
-        var rest = bytes[19...]
-        if rest.first == 46 { rest = rest.dropFirst().drop { (48...57).contains($0) } }
-        guard Array(rest) == Array("Z".utf8) || Array(rest) == Array("z".utf8) || Array(rest) == Array("+00:00".utf8)
-        else { return nil }
-        return WallClock.seconds(
-            of: CalendarTime(year: year, month: month, day: day, hour: hour, minute: minute, second: second))
     }
 }

@@ -58,6 +58,8 @@ package struct HTTPResponse: Sendable {
     package var body: [UInt8]
     /// The body's bytes written to the file sink.
     package var bytesWritten: UInt64
+    /// True when an earlier try of the same request may have reached the store (its answer lost).
+    package var earlierTryMayHaveLanded = false
 
     /// True for 2xx.
     package var isSuccess: Bool { (200..<300).contains(status) }

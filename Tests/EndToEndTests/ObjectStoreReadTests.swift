@@ -124,5 +124,14 @@ import Testing
             scratch.at("none"),
         ])
         #expect(empty.status == 1 && empty.stderr.contains("holds no product"), "\(empty.stderr)")
+        // A store whose prefix ends in what reads as a product and a version is still a store.
+        let nested = url + "/releases/2"
+        let other = scratch.at("\(Self.other)-2.0.pkg")
+        #expect(try bucket.iapkg(["unpack", other, "--into", nested]).status == 0)
+        let fromNested = try bucket.iapkg(["export-asset-pack", nested, "--into", scratch.at("nested")])
+        #expect(fromNested.status == 0, "\(fromNested.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.at("nested")) == [Self.other])
+        let versionInNested = try bucket.iapkg(["diff", "\(nested)/\(Self.other)/2.0", other])
+        #expect(versionInNested.stdout.contains("0 added, 0 removed, 0 changed"), "\(versionInNested.stderr)")
     }
 }

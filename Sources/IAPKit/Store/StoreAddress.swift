@@ -26,12 +26,16 @@ package struct StoreAddress {
         if names.count >= 2, let version = names.last, ContentVersion(version) != nil {
             let storage = try store(above: 2)
             if let product = try installedProduct(names[names.count - 2], in: storage) {
-                guard try product.versions().contains(where: { $0.text == version }) else {
+                let versions = try product.versions()
+                if versions.contains(where: { $0.text == version }) {
+                    return StoreAddress(text: text, storage: storage, product: product, version: version)
+                }
+                // A product of that store, without this version; else a store whose prefix ends so.
+                if try !versions.isEmpty || product.current() != nil {
                     throw IAPKitError.failed(
                         "\(storage.location) holds no installed version \(version) of \(product.productIdentifier); `iapkg list \(storage.location)` shows those it holds"
                     )
                 }
-                return StoreAddress(text: text, storage: storage, product: product, version: version)
             }
         }
         if let name = names.last {

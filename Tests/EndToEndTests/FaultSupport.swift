@@ -15,7 +15,7 @@ enum FaultConditions {
     }()
 
     /// True when no sanitizer distorts memory figures (memory ceilings, RSS growth).
-    static var memoryIsMeasurable: Bool { Sanitizer.name == nil }
+    static var memoryIsMeasurable: Bool { !Sanitizer.distortsMemory }
 
     /// False under ThreadSanitizer: its runtime dies of SIGBUS (no stack) in an `iapkg` started
     /// under `sh -c 'ulimit -f 1000'` that reads a package of 1 MiB files — `validate` too, which

@@ -21,7 +21,8 @@ struct S3UploadMemoryTests {
     }
 
     /// 320 MiB (IAPKG_S3_UPLOAD_MIB to change it) in 64 MiB parts, four at a time: parts held in
-    /// memory would need 256 MiB.
+    /// memory would need 256 MiB. Under a sanitizer the upload runs and its bytes are checked; the
+    /// peak is not held to the ceiling there.
     @Test func partsStreamFromTheFile() throws {
         let fixture = try S3ServerFixture()
         let client = try fixture.client()
@@ -38,7 +39,7 @@ struct S3UploadMemoryTests {
             key, file: file, length: mebibytes << 20,
             plan: S3UploadPlan(multipartThreshold: 64 << 20, partSize: 64 << 20, parallelism: 4))
         let growth = Self.peakResidentBytes() - before
-        #expect(growth < 100 << 20, "peak grew \(growth >> 20) MiB")
+        if !Sanitizer.distortsMemory { #expect(growth < 100 << 20, "peak grew \(growth >> 20) MiB") }
         #expect(try client.head(key).size == mebibytes << 20)
         #expect(
             try client.get(key, range: ((mebibytes << 20) - 10)...((mebibytes << 20) - 1)).bytes

@@ -11,4 +11,8 @@ package enum Sanitizer {
     /// plain run, a fifth under a sanitizer, which reports a fault the first time the code runs and
     /// makes every round several times slower (ThreadSanitizer 5–15x).
     package static func rounds(_ full: Int) -> Int { name == nil ? full : max(1, full / 5) }
+
+    /// True under a sanitizer, whose shadow memory and quarantine of freed blocks (ASan keeps up to
+    /// 256 MiB) make a process's resident size no measure of what the code holds.
+    package static var distortsMemory: Bool { name != nil }
 }

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The folder a version is assembled in: files placed, linked from the installed version or
 /// found from an earlier run, each verified; the ones written here remembered to be flushed.
@@ -37,7 +41,7 @@ struct Staging: Sendable {
         let targets = files.map { path + "/" + $0.path }
         for target in targets { try folders.makeParent(of: target) }
         try LocalFiles.move(part, to: targets[0])
-        _ = unlink(part + ".validator")
+        if files[0].size >= FileTransfer.resumableSize { LocalFiles.remove(part + ".validator") }
         written.add(targets[0])
         for target in targets.dropFirst() { try LocalFiles.link(targets[0], to: target) }
     }
@@ -51,7 +55,7 @@ struct Staging: Sendable {
             do {
                 try FileManager.default.createSymbolicLink(atPath: target, withDestinationPath: link.target)
             } catch {
-                throw .local(target, "cannot be created (\(error.localizedDescription))")
+                throw .local(target, "cannot be created (\(error))")
             }
         }
     }
@@ -59,10 +63,11 @@ struct Staging: Sendable {
     /// Writes the version's manifest beside its content.
     func writeManifest(_ data: Data) throws(FetchError) {
         let target = path + "/manifest.json"
+        try folders.makeParent(of: target)
         do {
             try data.write(to: URL(fileURLWithPath: target))
         } catch {
-            throw .local(target, "cannot be written (\(error.localizedDescription))")
+            throw .local(target, "cannot be written (\(error))")
         }
         written.add(target)
     }

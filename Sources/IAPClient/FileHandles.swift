@@ -8,11 +8,14 @@
         /// Opens (creating) `path`, keeping its first `keep` bytes and appending after them.
         init(path: String, keep: UInt64) throws(FetchError) {
             do {
-                file = try FileDescriptor.openForWriting(path)
-                // Cut only when it holds more: ext4 starts writing back a file truncated to 0 as
-                // soon as it is closed (auto_da_alloc), one write-out per small file.
-                if try file.size() != keep { try file.truncate(to: keep) }
-                if keep > 0 { try file.seek(to: keep) }
+                // From the start: one call (O_TRUNC leaves a new file alone; ext4 starts writing back
+                // a file truncated to 0 as soon as it is closed, auto_da_alloc). Else cut only when it
+                // holds more than `keep`.
+                file = try FileDescriptor.openForWriting(path, emptied: keep == 0)
+                if keep > 0 {
+                    if try file.size() != keep { try file.truncate(to: keep) }
+                    try file.seek(to: keep)
+                }
             } catch {
                 throw .local(path, "cannot be opened for writing (\(error))")
             }

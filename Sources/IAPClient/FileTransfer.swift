@@ -4,7 +4,8 @@
     import Foundation
 #endif
 
-/// One file of a version fetched into a part file, in ranges of at most ``rangeSize`` bytes:
+/// One file of a version fetched into a part file (a small one straight into its place in the
+/// staging folder), in ranges of at most ``rangeSize`` bytes:
 /// resumed from the bytes already there (`If-Range` with the validator the first answer gave, so
 /// a file changed on the server comes whole), hashed as the bytes arrive, checked against the
 /// manifest's size and SHA-256. Not flushed here: a resumed run verifies every staged file again,
@@ -65,7 +66,8 @@ struct FileTransfer {
     /// answers, and their SHA-256.
     private func fetch() async throws(FetchError) -> (joined: Bool, digest: String) {
         let received = Received()
-        received.have = partSize()
+        // A small file is never resumed: it is written from its start (no status call for it).
+        received.have = file.size >= Self.resumableSize ? partSize() : 0
         if received.have > file.size { removePart() }
         if received.have > 0 && received.have <= file.size {
             received.validator = FileManager.default.contents(atPath: validatorPath).map {

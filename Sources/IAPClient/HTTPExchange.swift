@@ -16,12 +16,14 @@
     /// Redirects are followed (at most 5); the `Authorization` header is not sent to another origin.
     /// The proxy is the one `http_proxy`, `https_proxy` and `no_proxy` name for the server's URL.
     final class HTTPExchange: Sendable {
-        private let client: HTTPClient
+        let client: HTTPClient
         private let loops: MultiThreadedEventLoopGroup
         /// The executor of the client's one event loop, for the tasks that read its answers.
         let taskExecutor: LoopExecutor
+        /// The client's one event loop: every connection's, and where small answers are received.
+        let loop: any EventLoop
         private let token: String?
-        private let running = RunningRequests()
+        let running = RunningRequests()
 
         /// A client for `server` that sends `Authorization: Bearer token` when `token` is given,
         /// with `connections` connections a host at most, and `timeout` seconds for a connection and
@@ -40,7 +42,8 @@
             configuration.connectionPool.retryConnectionEstablishment = false
             // One event loop for every connection: the tasks that read the answers run on it too.
             loops = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-            taskExecutor = LoopExecutor(loops.next())
+            loop = loops.next()
+            taskExecutor = LoopExecutor(loop)
             client = HTTPClient(eventLoopGroupProvider: .shared(loops), configuration: configuration)
         }
 
@@ -57,39 +60,55 @@
 
         /// GETs `url` with `headers`, handing the answer's head and then each piece of its body to
         /// `receive`, in order; a receiver that throws ends the request with that error. `small`:
-        /// the receiver runs on the event loop (no hand-off between threads); a large body is
-        /// written and hashed on the task pool while the loop reads on.
+        /// the receiver runs on the event loop, called by AsyncHTTPClient's delegate interface (no
+        /// task and no hand-off between threads); a large body is written and hashed on the task
+        /// pool while the loop reads on.
         func get(
             _ url: URL, headers: [String: String], small: Bool = true,
             receive: @escaping (HTTPEvent) throws -> Void
         ) async throws -> ResponseHead {
+            if small { return try await getOnLoop(url, headers: fields(headers), receive: receive) }
             var request = HTTPClientRequest(url: url.absoluteString)
             request.method = .GET
-            request.headers.add(name: "Cache-Control", value: "no-cache")
-            request.headers.add(name: "Accept-Encoding", value: "identity")
-            // Named as URLSession names its app: servers and their logs tell the client's requests apart.
-            request.headers.add(name: "User-Agent", value: "IAPClient")
-            if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
-            for (name, value) in headers { request.headers.replaceOrAdd(name: name, value: value) }
+            request.headers = fields(headers)
             let exchange = Receiver(client: client, request: request, receive: receive)
             // A task of its own, so that cancelAll (a pause, from another task) can stop it.
-            let task = Task(executorPreference: small ? taskExecutor : nil) { try await exchange.run() }
-            let id = running.add(task)
+            let task = Task { try await exchange.run() }
+            let id = running.add { task.cancel() }
             defer { running.remove(id) }
             return try await withTaskCancellationHandler {
                 do {
                     return try await task.value
-                } catch let error as FetchError {
-                    throw error
-                } catch let error as StatusError {
-                    throw error
                 } catch {
-                    // AsyncHTTPClient ends a cancelled request with an error of its own.
-                    if task.isCancelled { throw TransportError.cancelled }
-                    throw error as? TransportError ?? TransportError(error)
+                    throw Self.failure(error, cancelled: task.isCancelled)
                 }
             } onCancel: {
                 task.cancel()
+            }
+        }
+
+        /// The header fields of every request: no cache, no compression, the client's name, the token,
+        /// then `headers`.
+        func fields(_ headers: [String: String]) -> HTTPHeaders {
+            var fields = HTTPHeaders()
+            fields.add(name: "Cache-Control", value: "no-cache")
+            fields.add(name: "Accept-Encoding", value: "identity")
+            // Named as URLSession names its app: servers and their logs tell the client's requests apart.
+            fields.add(name: "User-Agent", value: "IAPClient")
+            if let token { fields.add(name: "Authorization", value: "Bearer \(token)") }
+            for (name, value) in headers { fields.replaceOrAdd(name: name, value: value) }
+            return fields
+        }
+
+        /// The error a request ends with: the receiver's own, else the transport's in words
+        /// (AsyncHTTPClient ends a cancelled request with an error of its own).
+        static func failure(_ error: Error, cancelled: Bool) -> Error {
+            switch error {
+            case let error as FetchError: return error
+            case let error as StatusError: return error
+            default:
+                if cancelled { return TransportError.cancelled }
+                return error as? TransportError ?? TransportError(error)
             }
         }
     }
@@ -113,27 +132,30 @@
         }
     }
 
-    /// The requests in flight, to cancel on a pause.
-    private final class RunningRequests: @unchecked Sendable {
-        // Safe to share: `tasks` and `next` are read and written only under `lock`.
+    /// The requests in flight, each by the closure that cancels it, to cancel on a pause.
+    final class RunningRequests: @unchecked Sendable {
+        // Safe to share: `cancels` and `next` are read and written only under `lock`.
         private let lock = ClientLock()
-        private var tasks: [Int: Task<ResponseHead, Error>] = [:]
+        private var cancels: [Int: @Sendable () -> Void] = [:]
         private var next = 0
 
-        func add(_ task: Task<ResponseHead, Error>) -> Int {
+        /// Remembers a request by what cancels it; returns its number.
+        func add(_ cancel: @escaping @Sendable () -> Void) -> Int {
             lock.withLock {
                 next += 1
-                tasks[next] = task
+                cancels[next] = cancel
                 return next
             }
         }
 
+        /// Forgets request `id`.
         func remove(_ id: Int) {
-            _ = lock.withLock { tasks.removeValue(forKey: id) }
+            _ = lock.withLock { cancels.removeValue(forKey: id) }
         }
 
+        /// Cancels every request remembered.
         func cancelAll() {
-            for task in lock.withLock({ Array(tasks.values) }) { task.cancel() }
+            for cancel in lock.withLock({ Array(cancels.values) }) { cancel() }
         }
     }
 #endif

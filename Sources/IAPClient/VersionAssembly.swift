@@ -100,7 +100,10 @@ struct VersionAssembly {
         firstOf = [:]
         let toFetch = firsts.map { manifest.files[$0] }
         transfers.meter.plan(total: toFetch.reduce(0) { $0 + $1.size }, files: manifest.files.count)
-        report.bytesResumed = toFetch.reduce(0) { $0 + Self.size(folder.parts + "/" + $1.sha256, max: $1.size) }
+        // Only large files are resumed from their part files (small ones are fetched whole).
+        report.bytesResumed = toFetch.reduce(0) {
+            $0 + ($1.size < FileTransfer.resumableSize ? 0 : Self.size(folder.parts + "/" + $1.sha256, max: $1.size))
+        }
         let needed = toFetch.reduce(0) { $0 + $1.size } - report.bytesResumed
         if let free = folder.freeBytes, free < needed {
             throw .local(folder.root, "the download needs \(needed) bytes and the disk has \(free) free")
@@ -133,41 +136,58 @@ struct VersionAssembly {
     }
 
     /// Fetches each group (the files sharing one SHA-256), `parallelDownloads` at a time, and puts
-    /// its files in the staging folder.
+    /// its files in the staging folder. With AsyncHTTPClient the group's own task runs on the event
+    /// loop, as the small files' tasks do: a file done and the next one started are then two jobs on
+    /// the thread that reads the sockets, never a wake-up of another thread.
     private func fetch(_ groups: [Group], version: String, folder: ContentFolder, staging: Staging)
         async throws(FetchError)
     {
-        let width = max(1, updater.parallelDownloads)
         do {
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                var next = 0
-                func start() {
-                    guard next < groups.count else { return }
-                    let files = groups[next].all
-                    next += 1
-                    // Small files on the event loop (no hand-off between threads), large ones on the pool.
-                    #if canImport(AsyncHTTPClient)
-                        let executor = files[0].size < FileTransfer.resumableSize ? transfers.http.taskExecutor : nil
-                    #else
-                        let executor: (any TaskExecutor)? = nil
-                    #endif
-                    group.addTask(executorPreference: executor) {
-                        let first = files[0]
-                        let part = folder.parts + "/" + first.sha256
-                        try await FileTransfer(
-                            transfers: transfers, file: first, url: updater.url(version, first.path), part: part
-                        ).run()
-                        try staging.place(part, as: files)
-                        for _ in files { transfers.meter.fileDone() }
-                    }
+            #if canImport(AsyncHTTPClient)
+                try await withTaskExecutorPreference(transfers.http.taskExecutor) {
+                    try await fetchAll(groups, version: version, folder: folder, staging: staging)
                 }
-                for _ in 0..<width { start() }
-                while try await group.next() != nil { start() }
-            }
+            #else
+                try await fetchAll(groups, version: version, folder: folder, staging: staging)
+            #endif
         } catch let error as FetchError {
             throw error
         } catch {
             throw .cancelled
+        }
+    }
+
+    /// The task group of ``fetch(_:version:folder:staging:)``: small files on the event loop (no
+    /// hand-off between threads), large ones on the task pool, where hashing and writing go on
+    /// while the loop reads.
+    private func fetchAll(_ groups: [Group], version: String, folder: ContentFolder, staging: Staging) async throws {
+        let width = max(1, updater.parallelDownloads)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            var next = 0
+            func start() {
+                guard next < groups.count else { return }
+                let files = groups[next].all
+                next += 1
+                let work: @Sendable () async throws -> Void = {
+                    let first = files[0]
+                    let part = try staging.destination(of: first, parts: folder.parts)
+                    try await FileTransfer(
+                        transfers: transfers, file: first, url: updater.url(version, first.path), part: part
+                    ).run()
+                    try staging.place(part, as: files)
+                    for _ in files { transfers.meter.fileDone() }
+                }
+                #if canImport(AsyncHTTPClient)
+                    let small = files[0].size < FileTransfer.resumableSize
+                    group.addTask(
+                        executorPreference: small ? transfers.http.taskExecutor : globalConcurrentExecutor,
+                        operation: work)
+                #else
+                    group.addTask(operation: work)
+                #endif
+            }
+            for _ in 0..<width { start() }
+            while try await group.next() != nil { start() }
         }
     }
 

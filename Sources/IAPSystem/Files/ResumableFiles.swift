@@ -6,9 +6,11 @@
 /// opened for writing that keeps its bytes, a lock tried without waiting, a hard link that
 /// replaces what is at its place.
 extension FileDescriptor {
-    /// Opens `path` for writing, creating it (mode 0644 less the umask) and keeping what it holds.
-    package static func openForWriting(_ path: String) throws(SystemError) -> FileDescriptor {
-        let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+    /// Opens `path` for writing, creating it (mode 0644 less the umask) and keeping what it holds,
+    /// or emptying it when `emptied` (`O_TRUNC`: a file just created is not truncated, so ext4
+    /// does not start writing it back at its close, as it does for a file truncated to 0).
+    package static func openForWriting(_ path: String, emptied: Bool = false) throws(SystemError) -> FileDescriptor {
+        let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (emptied ? O_TRUNC : 0), 0o644)
         guard fd >= 0 else { throw SystemError("open", path: path) }
         return FileDescriptor(owning: fd, path: path)
     }

@@ -14,7 +14,7 @@ let package = Package(
     products: [
         .executable(name: "iapkg", targets: ["iapkg"]),
         .library(name: "IAPKit", targets: ["IAPKit"]),
-        // The download client for apps and mirrors (URLSession; builds for Apple platforms too).
+        // The download client for apps and mirrors (URLSession on Apple platforms, AsyncHTTPClient on Linux).
         .library(name: "IAPClient", targets: ["IAPClient"]),
         // manifest.json and current.json: the documents every store publishes and every client reads.
         .library(name: "IAPDelivery", targets: ["IAPDelivery"]),
@@ -78,14 +78,16 @@ let package = Package(
         // `iapkg serve`: the drop-folder daemon (intake, a queue per product, retries on a full disk,
         // retention, health), publishing through IAPKit's version store.
         .target(name: "IAPServe", dependencies: ["IAPKit", "IAPRules", "IAPSystem"]),
-        // The download client: fetches a published version over HTTP (URLSession), verified, resumable,
-        // in deltas, installed atomically. Foundation and a SHA-256 only, so it builds for Apple platforms.
+        // The download client: fetches a published version over HTTP, verified, resumable, in deltas,
+        // installed atomically. URLSession on Apple platforms; on Linux AsyncHTTPClient (added with the
+        // web stack below; URLSession in IAPKG_NO_WEB=1 builds), FoundationEssentials and IAPSystem.
         // SHA-256 from OpenSSL through IAPCrypto on Linux, from swift-crypto (CryptoKit's API) elsewhere.
         .target(
             name: "IAPClient",
             dependencies: [
                 "IAPDelivery",
                 .target(name: "IAPCrypto", condition: .when(platforms: [.linux])),
+                .target(name: "IAPSystem", condition: .when(platforms: [.linux])),
                 .product(
                     name: "Crypto", package: "swift-crypto",
                     condition: .when(platforms: [.macOS, .iOS, .tvOS, .watchOS, .visionOS])),
@@ -99,10 +101,11 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ], exclude: ["Schemas"]),
         .executableTarget(name: "iapkg", dependencies: ["IAPSystem", "IAPCrypto", "IAPKitCLI", "IAPBucketStore"]),
-        // `iapkg fetch`: full Foundation and libcurl, so an executable of its own beside `iapkg`.
+        // `iapkg fetch`: the download client and its HTTP stack (AsyncHTTPClient on swift-nio; no full
+        // Foundation, ICU or libcurl), an executable of its own beside `iapkg`.
         .executableTarget(
             name: "iapkg-fetch",
-            dependencies: ["IAPClient", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: ["IAPClient", "IAPSystem", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         // libFuzzer targets, one per parser of untrusted bytes (`.ci/fuzz` builds them with
         // -sanitize=fuzzer,address -DFUZZING); a plain build makes `iapkg-fuzz TARGET FILE…`, which replays inputs.
         .target(
@@ -211,6 +214,18 @@ if ProcessInfo.processInfo.environment["IAPKG_NO_WEB"] != "1" {
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ]
+    // The download client's transport on Linux: AsyncHTTPClient on swift-nio (flow control, no full
+    // Foundation, so iapkg-fetch links no ICU and no libcurl). Without it (IAPKG_NO_WEB=1, Apple
+    // platforms) IAPClient takes URLSession.
+    package.dependencies.append(.package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"))
+    for target in package.targets where target.name == "IAPClient" || target.name == "IAPClientTests" {
+        target.dependencies += [
+            .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: [.linux])),
+            .product(name: "NIOCore", package: "swift-nio", condition: .when(platforms: [.linux])),
+            .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(platforms: [.linux])),
+            .product(name: "NIOPosix", package: "swift-nio", condition: .when(platforms: [.linux])),
+        ]
+    }
     package.products.append(.executable(name: "iapkg-gate", targets: ["iapkg-gate"]))
     package.targets += [
         // Routes, request limits, JSON logs and graceful shutdown of the gate; a library so tests run it in-process.

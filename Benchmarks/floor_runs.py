@@ -25,12 +25,17 @@ FLOORS = {
     "inspect": ("inspect.c", ["libdeflate", "zlib"], ["{floor}", "{ipkg}"]),
     "validate": ("validate.c", ["libdeflate", "libcrypto"], ["{floor}", "{ipkg}"]),
     "unpack": ("unpack.c", [], ["{floor}", "{blob}", "{dest}"]),
+    # 8 connections, as curl -Z --parallel-max 8 (Benchmarks/fetch_runs.py).
+    "fetch": ("fetch.c", [], ["{floor}", "127.0.0.1", "{port}", "{list}", "{dest}", "8"]),
 }
 
 # bsdtar, then `sync -f` (syncfs of the file system holding its output), in one timed shell.
 FLUSHED = {
     "build": ["sh", "-c", '"$0" --format xar -cf "$1" -C "$2" . && sync -f "$1"', "{bsdtar}", "{ppkg}", "{src}"],
     "unpack": ["sh", "-c", '"$0" -xf "$1" -C "$2" && sync -f "$2"', "{bsdtar}", "{ppkg}", "{dest}"],
+    # curl (the fetch work's peer: Benchmarks/fetch_runs.py), then `sync -f` on its folder.
+    "fetch": ["sh", "-c", 'cd "$1" && curl -sS -f --create-dirs -Z --parallel-max 8 -K "$0" && sync -f "$1"',
+              "{curlrc}", "{dest}"],
 }
 
 

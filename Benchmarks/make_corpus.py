@@ -4,7 +4,7 @@
 Each corpus is a content root (ContentInfo.plist + Contents/) whose bytes depend only on the
 corpus name and the scale, so two runs, two machines and two tools measure the same work.
 
-    make_corpus.py DEST [--corpus small|media|text|files100k|files1m|big2g|all] [--scale 1.0]
+    make_corpus.py DEST [--corpus small|media|text|files100k|files1m|big2g|one128m|files2k|all] [--scale 1.0]
 
   small      20,000 files of 1-16 KiB in nested folders (level data, JSON, icons): about 170 MiB
   media      24 large files, 85% already-compressed bytes (images, audio, video) and 15% text: about 1 GiB
@@ -14,8 +14,10 @@ corpus name and the scale, so two runs, two machines and two tools measure the s
              about 4 GiB with ext4's 4 KiB blocks)
   big2g      16 incompressible files of 130,000,000 bytes (2,080,000,000 bytes, 1.94 GiB): its package is
              just under the 2 GiB (2,147,483,648-byte) cap on a package and on its unpacked total
+  one128m    one incompressible file of 128 MiB (the fetch work's large shape)
+  files2k    2,000 files of 4 KiB, 500 to a folder (the fetch work's many-small-files shape)
 
---scale multiplies file counts (small, files100k, files1m) or file sizes (media, text, big2g); 0.01 gives a
+--scale multiplies file counts (small, files100k, files1m, files2k) or file sizes (media, text, big2g, one128m); 0.01 gives a
 quick smoke set. "all" means small, media and text; the entry-count corpora are asked for by name.
 """
 import argparse
@@ -172,15 +174,36 @@ def make_big2g(dest, scale):
     contents = root(dest, "big2g")
     size = max(1, int(BIG_FILE_BYTES * scale))
     for j in range(BIG_FILES):
-        path = os.path.join(contents, "assets", "blob%02d.dat" % j)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "wb") as f:
-            f.write(b"\x00")
-            left = size - 1
-            while left > 0:
-                n = min(4 << 20, left)
-                f.write(rng.randbytes(n))
-                left -= n
+        write_random(os.path.join(contents, "assets", "blob%02d.dat" % j), rng, size)
+
+
+def write_random(path, rng, size):
+    """`size` random bytes after a fixed first byte (so the file does not look like code), in 4 MiB writes."""
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "wb") as f:
+        f.write(b"\x00")
+        left = size - 1
+        while left > 0:
+            n = min(4 << 20, left)
+            f.write(rng.randbytes(n))
+            left -= n
+
+
+def make_one128m(dest, scale):
+    """One file of random bytes (a fixed first byte, so it does not look like code)."""
+    rng = random.Random("one128m")
+    write_random(os.path.join(root(dest, "one128m"), "assets", "blob.dat"), rng, max(1, int((128 << 20) * scale)))
+
+
+def make_files2k(dest, scale):
+    """2,000 files of 4 KiB of random bytes (a fixed first byte), 500 to a folder."""
+    rng = random.Random("files2k")
+    contents = root(dest, "files2k")
+    for i in range(max(10, int(2000 * scale))):
+        folder = os.path.join(contents, "tiles", "%02d" % (i // 500))
+        os.makedirs(folder, exist_ok=True)
+        with open(os.path.join(folder, "t%05d.bin" % i), "wb") as f:
+            f.write(b"\x00" + rng.randbytes(4095))
 
 
 def make_text(dest, scale):
@@ -196,11 +219,13 @@ def make_text(dest, scale):
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("dest")
-    p.add_argument("--corpus", default="all", choices=["small", "media", "text", "files100k", "files1m", "big2g", "all"])
+    p.add_argument("--corpus", default="all", choices=["small", "media", "text", "files100k", "files1m", "big2g", "one128m", "files2k",
+                                                     "all"])
     p.add_argument("--scale", type=float, default=1.0)
     a = p.parse_args()
     makers = {"small": make_small, "media": make_media, "text": make_text,
-              "files100k": make_files100k, "files1m": make_files1m, "big2g": make_big2g}
+              "files100k": make_files100k, "files1m": make_files1m, "big2g": make_big2g,
+              "one128m": make_one128m, "files2k": make_files2k}
     for name in (["small", "media", "text"] if a.corpus == "all" else [a.corpus]):
         if os.path.exists(os.path.join(a.dest, name)):
             print("exists, left as is: %s" % os.path.join(a.dest, name), file=sys.stderr)

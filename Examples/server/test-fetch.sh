@@ -102,14 +102,18 @@ if [ "$first_files" = "$content_bytes" ] && matches_manifest "$work/app/versions
   pass "first install: $first_total bytes served ($first_files of files = the version's $content_bytes bytes, the rest current.json and manifest.json)"
 else fail "first install: $first_files bytes of files for $content_bytes, or the folder differs from the manifest"; fi
 publish "$work/lp-1.1.pkg"
-diff_bytes=$("$iapkg" diff "$work/srv/$lp/1.0" "$work/srv/$lp/1.1" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["downloadBytes"])')
+diff_json="$("$iapkg" diff "$work/srv/$lp/1.0" "$work/srv/$lp/1.1" --json)"
+diff_bytes=$(python3 -c 'import json,sys; print(json.load(sys.stdin)["downloadBytes"])' <<< "$diff_json")
+# The update's requests: current.json, manifest.json and one for each file added or changed (the
+# example's files all differ, so no two share a digest).
+diff_requests=$(python3 -c 'import json,sys; d=json.load(sys.stdin); print(2 + sum(c["kind"] == "file" for c in d["added"] + d["changed"]))' <<< "$diff_json")
 m=$(mark)
 run_fetch "$lp" --into "$work/app" --json > "$work/r2.json" 2>/dev/null || fail "update exited $?"
 update_total=$(served "$m"); update_files=$(served "$m" "/1\.1/Contents/|/1\.1/ContentInfo"); update_requests=$(requests "$m")
-if [ "$update_files" = "$diff_bytes" ] && [ "$(json_field "$work/r2.json" filesReused)" -ge 4 ] \
+if [ "$update_files" = "$diff_bytes" ] && [ "$update_requests" = "$diff_requests" ] && [ "$(json_field "$work/r2.json" filesReused)" -ge 4 ] \
    && matches_manifest "$work/app/versions/1.1" "$work/srv/$lp/1.1/manifest.json" && [ -d "$work/app/versions/1.0" ]; then
   pass "update 1.0 -> 1.1: $update_total bytes served in $update_requests requests ($update_files of files = iapkg diff's $diff_bytes), $(json_field "$work/r2.json" filesReused) files reused, 1.0 kept"
-else fail "update: $update_files bytes of files, iapkg diff says $diff_bytes"; fi
+else fail "update: $update_files bytes of files in $update_requests requests, iapkg diff says $diff_bytes in $diff_requests"; fi
 m=$(mark)
 run_fetch "$lp" --into "$work/app" --json > "$work/r3.json" 2>/dev/null || fail "up-to-date run exited $?"
 if [ "$(json_field "$work/r3.json" action)" = up-to-date ] && [ "$(requests "$m")" = 1 ]; then
@@ -150,7 +154,7 @@ run_fetch "$slow" --into "$work/slow-app" --json > "$work/r4.json" 2>/dev/null |
 second_run=$(served "$m" "large\.bin")
 if [ "$had" -gt 0 ] && [ "$had" -lt "$large" ] && [ "$second_run" = $((large - had)) ] && [ "$(requests "$m" '^200 .*large\.bin')" = 0 ] \
    && matches_manifest "$work/slow-app/versions/1.0" "$work/srv/$slow/1.0/manifest.json" && [ ! -e "$work/slow-app/.partial" ]; then
-  pass "kill -9 at $had of $large bytes (nginx had sent $first_run); the second run fetched $second_run bytes of large.bin ($(requests "$m" '^206 .*large\.bin') ranges of 8 MiB or less, If-Range), installed"
+  pass "kill -9 at $had of $large bytes (nginx had sent $first_run); the second run fetched $second_run bytes of large.bin ($(requests "$m" '^206 .*large\.bin') range requests, If-Range), installed"
 else fail "resume: had $had, second run fetched $second_run of $large"; fi
 
 # The same, but the file's ETag changes meanwhile (touched on the server: same bytes, new mtime):
@@ -175,6 +179,10 @@ sw=com.example.fetch.slower.switch
 "$iapkg" init "$sw" "$work/src/sw" >/dev/null 2>&1
 head -c $((16 << 20)) /dev/urandom > "$work/src/sw/Contents/a.bin"
 head -c $((16 << 20)) /dev/urandom > "$work/src/sw/Contents/b.bin"
+# c.bin and d.bin, the same in every version: each file comes in one request, so a removal is seen
+# by the requests after it (at 8 MiB/s the four files take 8 s, publishing 1.2 takes less).
+head -c $((16 << 20)) /dev/urandom > "$work/src/sw/Contents/c.bin"
+head -c $((16 << 20)) /dev/urandom > "$work/src/sw/Contents/d.bin"
 "$iapkg" build "$work/src/sw" -o "$work/sw-1.0.pkg" --level 1 >/dev/null 2>&1
 "$iapkg" bump "$work/src/sw" >/dev/null
 head -c $((16 << 20)) /dev/urandom > "$work/src/sw/Contents/a.bin"

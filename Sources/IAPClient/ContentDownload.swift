@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// One download of a product's current version, as `SKDownload` was one: it reports progress,
 /// can be paused, resumed and cancelled, and ends with a ``FetchReport`` or a ``FetchError``.
@@ -13,7 +17,9 @@ public final class ContentDownload: Sendable {
     public let progress: AsyncStream<FetchProgress>
 
     init(_ updater: ContentUpdater) {
-        let http = HTTPExchange(token: updater.token, timeout: updater.timeout)
+        let http = HTTPExchange(
+            server: updater.server, token: updater.token, timeout: updater.timeout,
+            connections: updater.parallelDownloads)
         let gate = PauseGate(interrupt: { http.cancelAll() })
         let meter = ProgressMeter()
         let (stream, continuation) = AsyncStream.makeStream(
@@ -26,13 +32,17 @@ public final class ContentDownload: Sendable {
                     try? await Task.sleep(nanoseconds: 100_000_000)
                 }
             }
-            defer {
-                ticker.cancel()
-                continuation.yield(meter.snapshot(paused: false))
-                continuation.finish()
-                http.close()
+            let result: Result<FetchReport, Error>
+            do {
+                result = .success(try await VersionAssembly(updater: updater, transfers: transfers).run())
+            } catch {
+                result = .failure(error)
             }
-            return try await VersionAssembly(updater: updater, transfers: transfers).run()
+            ticker.cancel()
+            continuation.yield(meter.snapshot(paused: false))
+            continuation.finish()
+            await http.close()
+            return try result.get()
         }
         self.gate = gate
         self.meter = meter

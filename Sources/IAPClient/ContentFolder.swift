@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The content folder on the device:
 ///
@@ -57,40 +61,17 @@ struct ContentFolder {
         return Installed(version: version, folder: folder, manifestData: data, manifestSHA256: Digests.sha256Hex(data))
     }
 
-    /// Creates the folders and takes the folder's lock (released when the handle closes).
-    func prepare() throws(FetchError) -> FileHandle {
+    /// Creates the folders and takes the folder's lock (held until the lock is released).
+    func prepare() throws(FetchError) -> FolderLock {
         let fm = FileManager.default
         do {
             try fm.createDirectory(atPath: versions, withIntermediateDirectories: true)
             try fm.createDirectory(atPath: parts, withIntermediateDirectories: true)
         } catch {
-            throw .local(root, "cannot be created (\(error.localizedDescription))")
+            throw .local(root, "cannot be created (\(error))")
         }
-        let lockPath = root + "/.lock"
-        // Close-on-exec: a process the app starts meanwhile (fork and exec) must not inherit the
-        // descriptor, or the lock would stay held until that process ended and the next download
-        // would be refused as busy.
-        let descriptor = open(lockPath, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw .local(lockPath, "cannot be opened") }
-        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-        guard Self.lock(handle.fileDescriptor) else {
-            try? handle.close()
-            throw .busy(root)
-        }
-        return handle
-    }
-
-    /// Takes the lock, trying for up to 2 s. A download that just ended may still hold it for a
-    /// moment through a child process another thread was starting: between fork and exec the child
-    /// shares the descriptor, close-on-exec or not (seen under AddressSanitizer, where exec is slow).
-    /// A download really at work holds it far longer and is refused as busy.
-    private static func lock(_ descriptor: Int32) -> Bool {
-        for _ in 0..<39 {
-            if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return true }
-            guard errno == EWOULDBLOCK else { return false }
-            usleep(50_000)
-        }
-        return flock(descriptor, LOCK_EX | LOCK_NB) == 0
+        guard let lock = try FolderLock.take(root + "/.lock") else { throw .busy(root) }
+        return lock
     }
 
     /// Removes what an earlier run left for another version: staging folders but `keep`, and
@@ -113,17 +94,17 @@ struct ContentFolder {
         let destination = versions + "/" + version
         if fm.fileExists(atPath: destination) {
             let trash = partial + "/trash-" + UUID().uuidString
-            guard rename(destination, trash) == 0 else { throw .local(destination, "cannot be moved aside") }
+            try LocalFiles.move(destination, to: trash)
         }
-        guard rename(staging, destination) == 0 else { throw .local(destination, "cannot be renamed into place") }
+        try LocalFiles.move(staging, to: destination)
         let link = partial + "/current.new"
         try? fm.removeItem(atPath: link)
         do {
             try fm.createSymbolicLink(atPath: link, withDestinationPath: "versions/" + version)
         } catch {
-            throw .local(link, "cannot be created (\(error.localizedDescription))")
+            throw .local(link, "cannot be created (\(error))")
         }
-        guard rename(link, current) == 0 else { throw .local(current, "cannot be replaced") }
+        try LocalFiles.move(link, to: current)
         for name in (try? fm.contentsOfDirectory(atPath: versions)) ?? [] where name != version && name != previous {
             try? fm.removeItem(atPath: versions + "/" + name)
         }
@@ -131,7 +112,5 @@ struct ContentFolder {
     }
 
     /// Bytes free on the folder's file system (nil when it cannot be told).
-    var freeBytes: UInt64? {
-        ((try? FileManager.default.attributesOfFileSystem(forPath: root))?[.systemFreeSize] as? NSNumber)?.uint64Value
-    }
+    var freeBytes: UInt64? { LocalFiles.freeBytes(root) }
 }

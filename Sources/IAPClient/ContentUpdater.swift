@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Keeps a local copy of one product's published content up to date, as `SKDownload` did for
 /// Apple-hosted content: reads the server's `current.json` and that version's `manifest.json`,
@@ -16,7 +20,7 @@ public struct ContentUpdater: Sendable {
     /// Retries of transient failures (network errors, 408, 429, 5xx).
     public var retry = RetryPolicy()
     /// Files fetched at once.
-    public var parallelDownloads = 4
+    public var parallelDownloads = 8
     /// Seconds a request may wait for data before it counts as failed.
     public var timeout: Double = 30
     /// Largest total a version may hold (2 GiB by default).
@@ -42,11 +46,17 @@ public struct ContentUpdater: Sendable {
 
     /// The server's current version when it is not the installed one (nil when up to date).
     public func checkForUpdate() async throws(FetchError) -> CurrentPointer? {
-        let http = HTTPExchange(token: token, timeout: timeout)
-        defer { http.close() }
+        let http = HTTPExchange(server: server, token: token, timeout: timeout, connections: 1)
         let transfers = Transfers(
             http: http, gate: PauseGate(interrupt: { http.cancelAll() }), meter: ProgressMeter(), policy: retry)
-        let pointer = try await readPointer(transfers)
+        let pointer: CurrentPointer
+        do {
+            pointer = try await readPointer(transfers)
+        } catch {
+            await http.close()
+            throw error
+        }
+        await http.close()
         let installed = ContentFolder(root: folder.path).installed()
         if installed?.version == pointer.version && installed?.manifestSHA256 == pointer.manifestSHA256 { return nil }
         return pointer

@@ -1,5 +1,10 @@
-import Foundation
 @_exported import IAPDelivery
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The documents a server publishes, read strictly through IAPDelivery, their refusals as the
 /// client's errors.

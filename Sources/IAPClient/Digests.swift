@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 #if os(Linux)
     import IAPCrypto
@@ -12,20 +16,23 @@ struct SHA256Stream {
     #if os(Linux)
         private var hasher = DigestHasher(.sha256)
 
-        /// Feeds `data` into the digest.
-        mutating func update(_ data: Data) { data.withUnsafeBytes { hasher.update($0) } }
+        /// Feeds `bytes` into the digest.
+        mutating func update(_ bytes: UnsafeRawBufferPointer) { hasher.update(bytes) }
 
         /// The digest as lowercase hex; the stream must not be fed afterwards.
         func finishHex() -> String { Digests.hex(hasher.finish()) }
     #else
         private var hasher = SHA256()
 
-        /// Feeds `data` into the digest.
-        mutating func update(_ data: Data) { hasher.update(data: data) }
+        /// Feeds `bytes` into the digest.
+        mutating func update(_ bytes: UnsafeRawBufferPointer) { hasher.update(bufferPointer: bytes) }
 
         /// The digest as lowercase hex; the stream must not be fed afterwards.
         func finishHex() -> String { Digests.hex(Array(hasher.finalize())) }
     #endif
+
+    /// Feeds `data` into the digest.
+    mutating func update(_ data: Data) { data.withUnsafeBytes { update($0) } }
 }
 
 /// SHA-256 of whole buffers and files, as lowercase hex.
@@ -49,33 +56,17 @@ enum Digests {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// The SHA-256 of the first `length` bytes of the file at `path`, read in 1 MiB pieces, into `stream`.
-    static func update(_ stream: inout SHA256Stream, withFile path: String, length: UInt64) throws {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw FetchError.local(path, "cannot be opened for reading")
-        }
-        defer { try? handle.close() }
-        var left = length
-        while left > 0 {
-            let piece = try handle.read(upToCount: Int(min(left, 1 << 20))) ?? Data()
-            if piece.isEmpty { throw FetchError.local(path, "is shorter than expected") }
-            stream.update(piece)
-            left -= UInt64(piece.count)
-        }
+    /// The first `length` bytes of the file at `path`, read in 1 MiB pieces, into `stream`.
+    static func update(_ stream: inout SHA256Stream, withFile path: String, length: UInt64) throws(FetchError) {
+        var hashing = stream
+        _ = try LocalFiles.read(path, length: length) { hashing.update($0) }
+        stream = hashing
     }
 
     /// The SHA-256 (hex) and size of the whole file at `path`, or nil if it cannot be read.
     static func file(_ path: String) -> (sha256: String, size: UInt64)? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
         var stream = SHA256Stream()
-        var size: UInt64 = 0
-        while true {
-            // At the end, read(upToCount:) gives nil on Linux and empty data on Apple platforms.
-            guard let piece = try? handle.read(upToCount: 1 << 20), !piece.isEmpty else { break }
-            stream.update(piece)
-            size += UInt64(piece.count)
-        }
+        guard let size = try? LocalFiles.read(path, { stream.update($0) }) else { return nil }
         return (stream.finishHex(), size)
     }
 }

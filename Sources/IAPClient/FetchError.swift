@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Why a download failed. ``isContentProblem`` tells a server's content that failed a check (do
 /// not retry: publish again) from a failure to do the job (network, server, disk: retry later).

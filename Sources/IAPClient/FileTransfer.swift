@@ -1,10 +1,11 @@
-import Foundation
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
 #endif
 
-/// One file of a version fetched into a part file, in ranges of at most ``rangeSize`` bytes:
+/// One file of a version fetched into a part file (a small one straight into its place in the
+/// staging folder), in ranges of at most ``rangeSize`` bytes:
 /// resumed from the bytes already there (`If-Range` with the validator the first answer gave, so
 /// a file changed on the server comes whole), hashed as the bytes arrive, checked against the
 /// manifest's size and SHA-256. Not flushed here: a resumed run verifies every staged file again,
@@ -19,10 +20,15 @@ struct FileTransfer {
     private var validatorPath: String { part + ".validator" }
     /// Files from this size on keep a validator and are resumed; smaller ones are fetched again whole.
     static let resumableSize: UInt64 = 256 * 1024
-    /// The most one request asks for. URLSession on Linux queues every piece of a body for its
-    /// delegate with no flow control, so one answer is what may wait in memory when the disk is
-    /// slower than the network (a 1 GiB file in one answer peaked at 420 MB).
-    static let rangeSize: UInt64 = 8 << 20
+    /// The most one request asks for. URLSession queues every piece of a body for its delegate
+    /// with no flow control, so one answer is what may wait in memory when the disk is slower than
+    /// the network (a 1 GiB file in one answer peaked at 420 MB on Linux's URLSession). The
+    /// AsyncHTTPClient transport reads with flow control: one request for the whole file.
+    #if canImport(AsyncHTTPClient)
+        static let rangeSize: UInt64 = .max
+    #else
+        static let rangeSize: UInt64 = 8 << 20
+    #endif
 
     /// What has been received of the part, across requests.
     private final class Received {
@@ -40,7 +46,10 @@ struct FileTransfer {
         var restarted = false
         while true {
             let (joined, digest) = try await fetch()
-            if digest == file.sha256 { return }
+            if digest == file.sha256 {
+                transfers.meter.finished(file.path)
+                return
+            }
             removePart()
             transfers.meter.set(file.path, to: 0)
             if !joined || restarted {
@@ -57,10 +66,13 @@ struct FileTransfer {
     /// answers, and their SHA-256.
     private func fetch() async throws(FetchError) -> (joined: Bool, digest: String) {
         let received = Received()
-        received.have = partSize()
+        // A small file is never resumed: it is written from its start (no status call for it).
+        received.have = file.size >= Self.resumableSize ? partSize() : 0
         if received.have > file.size { removePart() }
         if received.have > 0 && received.have <= file.size {
-            received.validator = try? String(contentsOfFile: validatorPath, encoding: .utf8)
+            received.validator = FileManager.default.contents(atPath: validatorPath).map {
+                String(decoding: $0, as: UTF8.self)
+            }
             if received.validator?.isEmpty ?? true {
                 removePart()
                 received.have = 0
@@ -81,7 +93,7 @@ struct FileTransfer {
     /// One request: the next range (or the whole file when it fits in one).
     private func request(_ received: Received) async throws {
         let start = received.have
-        let end = min(start + Self.rangeSize, file.size)
+        let end = file.size - start > Self.rangeSize ? start + Self.rangeSize : file.size
         var headers: [String: String] = [:]
         if start > 0 || end < file.size {
             headers["Range"] = "bytes=\(start)-\(end - 1)"
@@ -92,7 +104,7 @@ struct FileTransfer {
         defer { sink.close() }
         let (size, path, meter, validatorPath) = (file.size, file.path, transfers.meter, validatorPath)
         let gate = transfers.gate
-        _ = try await transfers.http.get(url, headers: headers) { event in
+        _ = try await transfers.http.get(url, headers: headers, small: size < Self.resumableSize) { event in
             try gate.checkOpen()
             switch event {
             case .response(let response):
@@ -120,7 +132,7 @@ struct FileTransfer {
                 if received.validator == nil || response.statusCode == 200 {
                     received.validator = Self.validator(response)
                     if size >= Self.resumableSize {
-                        try Data(received.validator!.utf8).write(to: URL(fileURLWithPath: validatorPath))
+                        try Self.keep(received.validator!, at: validatorPath)
                     }
                 }
             case .data(let piece):
@@ -133,18 +145,12 @@ struct FileTransfer {
                 meter.received(path, piece.count)
             }
         }
-        guard received.have >= end else { throw URLError(.networkConnectionLost) }
+        guard received.have >= end else { throw TransportError.cutOff }
     }
 
     /// Hashes the part's first `received.have` bytes (kept from an earlier run).
     private func hashPrefix(_ received: Received) throws(FetchError) {
-        do {
-            try Digests.update(&received.hasher, withFile: part, length: received.have)
-        } catch let error as FetchError {
-            throw error
-        } catch {
-            throw .local(part, "cannot be read (\(error))")
-        }
+        try Digests.update(&received.hasher, withFile: part, length: received.have)
     }
 
     private func partSize() -> UInt64 {
@@ -152,12 +158,22 @@ struct FileTransfer {
     }
 
     private func removePart() {
-        _ = unlink(part)
-        _ = unlink(validatorPath)
+        LocalFiles.remove(part)
+        // Only files from resumableSize on keep a validator.
+        if file.size >= Self.resumableSize { LocalFiles.remove(validatorPath) }
+    }
+
+    /// Writes `validator` to the file at `path`.
+    static func keep(_ validator: String, at path: String) throws(FetchError) {
+        do {
+            try Data(validator.utf8).write(to: URL(fileURLWithPath: path))
+        } catch {
+            throw .local(path, "cannot be written (\(error))")
+        }
     }
 
     /// The first byte a 206 answer's `Content-Range: bytes FIRST-LAST/TOTAL` carries.
-    static func rangeStart(_ response: HTTPURLResponse) -> UInt64? {
+    static func rangeStart(_ response: ResponseHead) -> UInt64? {
         guard let value = response.value(forHTTPHeaderField: "Content-Range"), value.hasPrefix("bytes ") else {
             return nil
         }
@@ -166,7 +182,7 @@ struct FileTransfer {
 
     /// Refuses an answer whose length says the server's file is not the manifest's size (a 200's
     /// Content-Length, a 206's Content-Range total), before its bytes are taken.
-    static func checkLength(_ response: HTTPURLResponse, expected: UInt64, path: String) throws {
+    static func checkLength(_ response: ResponseHead, expected: UInt64, path: String) throws {
         var length: UInt64?
         if response.statusCode == 200, response.expectedContentLength >= 0 {
             length = UInt64(response.expectedContentLength)
@@ -184,48 +200,8 @@ struct FileTransfer {
     }
 
     /// The answer's strong ETag, else its Last-Modified (empty when it has neither), for `If-Range`.
-    static func validator(_ response: HTTPURLResponse) -> String {
+    static func validator(_ response: ResponseHead) -> String {
         if let etag = response.value(forHTTPHeaderField: "ETag"), !etag.hasPrefix("W/") { return etag }
         return response.value(forHTTPHeaderField: "Last-Modified") ?? ""
-    }
-}
-
-/// The part file being written: opened once per request, appended to or truncated.
-final class PartSink {
-    private let handle: FileHandle
-    private let path: String
-
-    /// Opens (creating) `path`, keeping its first `keep` bytes and appending after them.
-    init(path: String, keep: UInt64) throws {
-        self.path = path
-        // Not FileManager.createFile: it writes a temporary file, flushes it and renames it.
-        let descriptor = open(path, O_WRONLY | O_CREAT, 0o644)
-        guard descriptor >= 0 else {
-            throw FetchError.local(path, "cannot be opened for writing (\(String(cString: strerror(errno))))")
-        }
-        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-        self.handle = handle
-        try handle.truncate(atOffset: keep)
-        try handle.seek(toOffset: keep)
-    }
-
-    /// Empties the file to write it from its start.
-    func truncate() throws {
-        try handle.truncate(atOffset: 0)
-        try handle.seek(toOffset: 0)
-    }
-
-    /// Appends `data`.
-    func write(_ data: Data) throws {
-        do {
-            try handle.write(contentsOf: data)
-        } catch {
-            throw FetchError.local(path, "cannot be written (\(error.localizedDescription))")
-        }
-    }
-
-    /// Closes the file.
-    func close() {
-        try? handle.close()
     }
 }

@@ -1,155 +1,161 @@
-import Foundation
+#if canImport(AsyncHTTPClient)
+    import AsyncHTTPClient
+    import NIOCore
+    import NIOHTTP1
+    import NIOPosix
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
+    #if canImport(FoundationEssentials)
+        import FoundationEssentials
+    #else
+        import Foundation
+    #endif
 
-/// One URLSession whose delegate streams every response to the closure its request was given,
-/// so a download is written piece by piece (never held whole in memory) on Linux and Apple
-/// platforms alike. `@unchecked Sendable`: `pending`, `tasks` and `session` are read and written
-/// only under `lock`; a `Pending` is reached only through `pending`, and its receiver runs on the
-/// session's serial delegate queue.
-final class HTTPExchange: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    /// What a response delivers to its receiver.
-    enum Event {
-        case response(HTTPURLResponse)
-        case data(Data)
-    }
+    /// The client's HTTP transport on Linux: one AsyncHTTPClient (swift-nio) whose answers are read
+    /// with flow control (the next body piece is read from the socket only once the receiver has
+    /// taken the last one), so a download is written piece by piece and never waits in memory.
+    /// Redirects are followed (at most 5); the `Authorization` header is not sent to another origin.
+    /// The proxy is the one `http_proxy`, `https_proxy` and `no_proxy` name for the server's URL.
+    final class HTTPExchange: Sendable {
+        let client: HTTPClient
+        private let loops: MultiThreadedEventLoopGroup
+        /// The executor of the client's one event loop, for the tasks that read its answers.
+        let taskExecutor: LoopExecutor
+        /// The client's one event loop: every connection's, and where small answers are received.
+        let loop: any EventLoop
+        private let token: String?
+        let running = RunningRequests()
 
-    /// A request in flight: its receiver, the first error the receiver threw, its continuation.
-    private final class Pending {
-        let receive: (Event) throws -> Void
-        var failure: Error?
-        var response: HTTPURLResponse?
-        var continuation: CheckedContinuation<HTTPURLResponse, Error>?
+        /// A client for `server` that sends `Authorization: Bearer token` when `token` is given,
+        /// with `connections` connections a host at most, and `timeout` seconds for a connection and
+        /// between two pieces of an answer.
+        init(server: URL, token: String?, timeout: Double, connections: Int) {
+            self.token = token
+            let wait = TimeAmount.milliseconds(Int64(max(0.001, timeout) * 1000))
+            var configuration = HTTPClient.Configuration(
+                redirectConfiguration: .follow(max: 5, allowCycles: false),
+                timeout: .init(connect: wait, read: wait),
+                proxy: ProxyEnvironment.current.proxy(for: server),
+                decompression: .disabled)
+            configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = max(8, connections)
+            // A connection that cannot be made fails its request at once (AsyncHTTPClient would
+            // otherwise try again until the connect timeout): the retry loop waits and tries again.
+            configuration.connectionPool.retryConnectionEstablishment = false
+            // One event loop for every connection: the tasks that read the answers run on it too.
+            loops = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+            loop = loops.next()
+            taskExecutor = LoopExecutor(loop)
+            client = HTTPClient(eventLoopGroupProvider: .shared(loops), configuration: configuration)
+        }
 
-        init(receive: @escaping (Event) throws -> Void) { self.receive = receive }
-    }
+        /// Ends the client once its requests have ended.
+        func close() async {
+            try? await client.shutdown()
+            try? await loops.shutdownGracefully()
+        }
 
-    private let lock = NSLock()
-    private var pending: [Int: Pending] = [:]
-    private var tasks: [Int: URLSessionTask] = [:]
-    private var session: URLSession?
-    private let token: String?
-    private let queue: OperationQueue
+        /// Cancels every request in flight (each throws ``TransportError/cancelled`` or its receiver's error).
+        func cancelAll() {
+            running.cancelAll()
+        }
 
-    /// A session that sends `Authorization: Bearer token` when `token` is given.
-    init(token: String?, timeout: TimeInterval) {
-        self.token = token
-        queue = OperationQueue()
-        queue.maxConcurrentOperationCount = 1
-        super.init()
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.urlCache = nil
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.timeoutIntervalForRequest = timeout
-        configuration.httpMaximumConnectionsPerHost = 8
-        session = URLSession(configuration: configuration, delegate: self, delegateQueue: queue)
-    }
-
-    /// Ends the session (its delegate, this object, is released by URLSession only then).
-    func close() {
-        lock.withLock { session }?.finishTasksAndInvalidate()
-    }
-
-    /// Cancels every request in flight (each throws `URLError.cancelled` or its receiver's error).
-    func cancelAll() {
-        for task in lock.withLock({ Array(tasks.values) }) { task.cancel() }
-    }
-
-    /// GETs `url` with `headers`, handing the response and then each piece of the body to
-    /// `receive` (on one serial queue); a receiver that throws cancels the request with that error.
-    func get(_ url: URL, headers: [String: String], receive: @escaping (Event) throws -> Void) async throws
-        -> HTTPURLResponse
-    {
-        var request = URLRequest(url: url)
-        request.httpMethod = "GET"
-        request.cachePolicy = .reloadIgnoringLocalCacheData
-        request.setValue("no-cache", forHTTPHeaderField: "Cache-Control")
-        request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
-        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
-        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        guard let session = lock.withLock({ session }) else { throw URLError(.cancelled) }
-        let task = session.dataTask(with: request)
-        let entry = Pending(receive: receive)
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                lock.withLock {
-                    entry.continuation = continuation
-                    pending[task.taskIdentifier] = entry
-                    tasks[task.taskIdentifier] = task
+        /// GETs `url` with `headers`, handing the answer's head and then each piece of its body to
+        /// `receive`, in order; a receiver that throws ends the request with that error. `small`:
+        /// the receiver runs on the event loop, called by AsyncHTTPClient's delegate interface (no
+        /// task and no hand-off between threads); a large body is written and hashed on the task
+        /// pool while the loop reads on.
+        func get(
+            _ url: URL, headers: [String: String], small: Bool = true,
+            receive: @escaping (HTTPEvent) throws -> Void
+        ) async throws -> ResponseHead {
+            if small { return try await getOnLoop(url, headers: fields(headers), receive: receive) }
+            var request = HTTPClientRequest(url: url.absoluteString)
+            request.method = .GET
+            request.headers = fields(headers)
+            let exchange = Receiver(client: client, request: request, receive: receive)
+            // A task of its own, so that cancelAll (a pause, from another task) can stop it.
+            let task = Task { try await exchange.run() }
+            let id = running.add { task.cancel() }
+            defer { running.remove(id) }
+            return try await withTaskCancellationHandler {
+                do {
+                    return try await task.value
+                } catch {
+                    throw Self.failure(error, cancelled: task.isCancelled)
                 }
-                if Task.isCancelled { task.cancel() }
-                task.resume()
+            } onCancel: {
+                task.cancel()
             }
-        } onCancel: {
-            task.cancel()
+        }
+
+        /// The header fields of every request: no cache, no compression, the client's name, the token,
+        /// then `headers`.
+        func fields(_ headers: [String: String]) -> HTTPHeaders {
+            var fields = HTTPHeaders()
+            fields.add(name: "Cache-Control", value: "no-cache")
+            fields.add(name: "Accept-Encoding", value: "identity")
+            // Named as URLSession names its app: servers and their logs tell the client's requests apart.
+            fields.add(name: "User-Agent", value: "IAPClient")
+            if let token { fields.add(name: "Authorization", value: "Bearer \(token)") }
+            for (name, value) in headers { fields.replaceOrAdd(name: name, value: value) }
+            return fields
+        }
+
+        /// The error a request ends with: the receiver's own, else the transport's in words
+        /// (AsyncHTTPClient ends a cancelled request with an error of its own).
+        static func failure(_ error: Error, cancelled: Bool) -> Error {
+            switch error {
+            case let error as FetchError: return error
+            case let error as StatusError: return error
+            default:
+                if cancelled { return TransportError.cancelled }
+                return error as? TransportError ?? TransportError(error)
+            }
         }
     }
 
-    private func entry(_ task: URLSessionTask) -> Pending? {
-        lock.withLock { pending[task.taskIdentifier] }
-    }
+    /// One request and its receiver. The receiver is called only from the one task that runs the
+    /// request, one piece after the other: nothing else touches it, which keeps sharing it safe.
+    private struct Receiver: @unchecked Sendable {
+        let client: HTTPClient
+        let request: HTTPClientRequest
+        let receive: (HTTPEvent) throws -> Void
 
-    func urlSession(
-        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
-    ) {
-        guard let entry = entry(dataTask), let http = response as? HTTPURLResponse else {
-            return completionHandler(.cancel)
-        }
-        entry.response = http
-        do {
-            try entry.receive(.response(http))
-            completionHandler(.allow)
-        } catch {
-            entry.failure = error
-            completionHandler(.cancel)
+        func run() async throws -> ResponseHead {
+            let response = try await client.execute(request, deadline: .distantFuture)
+            let head = ResponseHead(
+                statusCode: Int(response.status.code), fields: response.headers.map { ($0.name, $0.value) })
+            try receive(.response(head))
+            for try await piece in response.body {
+                try piece.withUnsafeReadableBytes { try receive(.data($0)) }
+            }
+            return head
         }
     }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        guard let entry = entry(dataTask), entry.failure == nil else { return }
-        do {
-            try entry.receive(.data(data))
-        } catch {
-            entry.failure = error
-            dataTask.cancel()
-        }
-    }
+    /// The requests in flight, each by the closure that cancels it, to cancel on a pause.
+    final class RunningRequests: @unchecked Sendable {
+        // Safe to share: `cancels` and `next` are read and written only under `lock`.
+        private let lock = ClientLock()
+        private var cancels: [Int: @Sendable () -> Void] = [:]
+        private var next = 0
 
-    /// Follows a redirect, but sends the token only to the server it was given for: a redirect to
-    /// another scheme, host or port (a gate's presigned URL of an object store) goes without
-    /// `Authorization`; the other headers (a resume's `Range`) go along.
-    func urlSession(
-        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-        newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
-    ) {
-        var request = request
-        let from = task.originalRequest?.url
-        let to = request.url
-        if from?.scheme?.lowercased() != to?.scheme?.lowercased() || from?.host?.lowercased() != to?.host?.lowercased()
-            || from?.port != to?.port
-        {
-            request.setValue(nil, forHTTPHeaderField: "Authorization")
+        /// Remembers a request by what cancels it; returns its number.
+        func add(_ cancel: @escaping @Sendable () -> Void) -> Int {
+            lock.withLock {
+                next += 1
+                cancels[next] = cancel
+                return next
+            }
         }
-        completionHandler(request)
-    }
 
-    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
-        let entry = lock.withLock { () -> Pending? in
-            tasks[task.taskIdentifier] = nil
-            return pending.removeValue(forKey: task.taskIdentifier)
+        /// Forgets request `id`.
+        func remove(_ id: Int) {
+            _ = lock.withLock { cancels.removeValue(forKey: id) }
         }
-        guard let entry, let continuation = entry.continuation else { return }
-        if let failure = entry.failure {
-            continuation.resume(throwing: failure)
-        } else if let error {
-            continuation.resume(throwing: error)
-        } else if let response = entry.response {
-            continuation.resume(returning: response)
-        } else {
-            continuation.resume(throwing: URLError(.badServerResponse))
+
+        /// Cancels every request remembered.
+        func cancelAll() {
+            for cancel in lock.withLock({ Array(cancels.values) }) { cancel() }
         }
     }
-}
+#endif

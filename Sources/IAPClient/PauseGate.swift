@@ -1,7 +1,7 @@
-import Foundation
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
 #endif
 
 /// Pause, resume and cancel for one download: pausing cancels the requests in flight (what they
@@ -9,7 +9,8 @@ import Foundation
 /// cancelled. `@unchecked Sendable`: `paused`, `cancelled` and `waiters` are read and written only
 /// under `lock`; `interrupt` is a constant `@Sendable` closure.
 final class PauseGate: @unchecked Sendable {
-    private let lock = NSLock()
+    // Safe to share: `paused`, `cancelled` and `waiters` are read and written only under `lock`.
+    private let lock = ClientLock()
     private var paused = false
     private var cancelled = false
     private var waiters: [CheckedContinuation<Void, Never>] = []
@@ -25,12 +26,12 @@ final class PauseGate: @unchecked Sendable {
     /// True once cancelled.
     var isCancelled: Bool { lock.withLock { cancelled } }
 
-    /// Throws `URLError.cancelled` while paused or once cancelled. A receiver calls it for each
-    /// piece: URLSession on Linux still delivers what it had queued after a request is cancelled, and
+    /// Throws ``TransportError/cancelled`` while paused or once cancelled. A receiver calls it for each
+    /// piece: URLSession still delivers what it had queued after a request is cancelled, and
     /// a request that started as `pause()` ran is not in the set it cancels. The piece is dropped,
     /// not counted, and asked for again on resume.
     func checkOpen() throws {
-        if lock.withLock({ paused || cancelled }) { throw URLError(.cancelled) }
+        if lock.withLock({ paused || cancelled }) { throw TransportError.cancelled }
     }
 
     /// Holds new requests and interrupts the ones in flight.

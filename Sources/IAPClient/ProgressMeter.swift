@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// How far a download is, as SKDownload reported it: bytes done of the total, the rate and the
 /// time remaining.
@@ -27,7 +31,8 @@ public struct FetchProgress: Sendable, Equatable {
 /// Counts bytes and files for ``FetchProgress`` from every worker at once. `@unchecked Sendable`:
 /// every stored property but the constant `start` is read and written only under `lock`.
 final class ProgressMeter: @unchecked Sendable {
-    private let lock = NSLock()
+    // Safe to share: every stored variable is read and written only under `lock`.
+    private let lock = ClientLock()
     private var perFile: [String: UInt64] = [:]
     private var done: UInt64 = 0
     private var total: UInt64 = 0
@@ -73,6 +78,12 @@ final class ProgressMeter: @unchecked Sendable {
             done += UInt64(count)
             fetched += UInt64(count)
         }
+    }
+
+    /// `path` is complete and verified: its bytes stay counted, its entry goes (at 100,000 files
+    /// the entries of finished files would be megabytes kept to the end).
+    func finished(_ path: String) {
+        _ = lock.withLock { perFile.removeValue(forKey: path) }
     }
 
     /// One more file of the version is in place.

@@ -1,7 +1,7 @@
-import Foundation
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
 #endif
 
 /// How often and how patiently a request is tried again.
@@ -68,8 +68,7 @@ struct Transfers: Sendable {
         case let error as StatusError:
             let transient = error.status == 408 || error.status == 429 || error.status >= 500
             return (.http(url.absoluteString, error.status), transient)
-        case let error as URLError: return (.network(url.absoluteString, error.localizedDescription), true)
-        case let error as CocoaError: return (.local(url.absoluteString, error.localizedDescription), false)
+        case let error as TransportError: return (.network(url.absoluteString, error.description), true)
         default: return (.network(url.absoluteString, "\(error)"), true)
         }
     }
@@ -87,7 +86,7 @@ struct Transfers: Sendable {
                     guard body.count + piece.count <= limit else {
                         throw FetchError.refused(url.lastPathComponent, "it is larger than \(limit) bytes")
                     }
-                    body.append(piece)
+                    body.append(contentsOf: piece)
                 }
             }
             return body

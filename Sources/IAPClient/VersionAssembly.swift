@@ -1,5 +1,10 @@
-import Foundation
 import IAPDelivery
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// One run of a download: the pointer and manifest read and checked, the update plan (the one
 /// `iapkg diff` computes) against the installed version, unchanged files reused, the rest fetched
@@ -15,7 +20,7 @@ struct VersionAssembly {
         let started = Date()
         let folder = ContentFolder(root: updater.folder.path)
         let lock = try folder.prepare()
-        defer { try? lock.close() }
+        defer { lock.release() }
         var restarts = 0
         while true {
             let pointer = try await updater.readPointer(transfers)
@@ -56,16 +61,23 @@ struct VersionAssembly {
             let data = FileManager.default.contents(atPath: placed + "/manifest.json"),
             Digests.sha256Hex(data) == pointer.manifestSHA256
         {
-            _ = rename(placed, stagingPath)
+            try? LocalFiles.move(placed, to: stagingPath)
         }
         let staging = Staging(path: stagingPath)
+        // Written now, so its bytes need not be held to the end (14 MB at 100,000 files).
+        try staging.writeManifest(manifestData)
 
-        // The plan: unchanged files come from the installed version, the rest over the network.
-        let plan = UpdatePlan(from: installed?.manifest().map { Self.items($0) } ?? [], to: Self.items(manifest))
-        let unchanged = Set(plan.unchanged.map(\.path))
-        var missing: [String: [VersionManifest.File]] = [:]
-        var order: [String] = []
-        for file in manifest.files {
+        // The plan: unchanged files come from the installed version (a first install has none),
+        // the rest over the network, files sharing a digest once: `firsts` holds the index of
+        // each digest's first file, `others` the rest of the few that repeat.
+        let unchanged: Set<String> =
+            installed?.manifest().map {
+                Set(UpdatePlan(from: Self.items($0), to: Self.items(manifest)).unchanged.map(\.path))
+            } ?? []
+        var firstOf: [String: Int] = [:]
+        var firsts: [Int] = []
+        var others: [Int: [Int]] = [:]
+        for (index, file) in manifest.files.enumerated() {
             if staging.holds(file) {
                 report.filesReused += 1
                 report.bytesReused += file.size
@@ -75,28 +87,37 @@ struct VersionAssembly {
                 report.filesReused += 1
                 report.bytesReused += file.size
             } else {
-                if missing[file.sha256] == nil { order.append(file.sha256) }
-                missing[file.sha256, default: []].append(file)
+                if let first = firstOf[file.sha256] {
+                    others[first, default: []].append(index)
+                } else {
+                    firstOf[file.sha256] = index
+                    firsts.append(index)
+                }
                 continue
             }
             transfers.meter.fileDone()
         }
-        let toFetch = order.compactMap { missing[$0]?.first }
+        firstOf = [:]
+        let toFetch = firsts.map { manifest.files[$0] }
         transfers.meter.plan(total: toFetch.reduce(0) { $0 + $1.size }, files: manifest.files.count)
-        report.bytesResumed = toFetch.reduce(0) { $0 + Self.size(folder.parts + "/" + $1.sha256, max: $1.size) }
+        // Only large files are resumed from their part files (small ones are fetched whole).
+        report.bytesResumed = toFetch.reduce(0) {
+            $0 + ($1.size < FileTransfer.resumableSize ? 0 : Self.size(folder.parts + "/" + $1.sha256, max: $1.size))
+        }
         let needed = toFetch.reduce(0) { $0 + $1.size } - report.bytesResumed
         if let free = folder.freeBytes, free < needed {
             throw .local(folder.root, "the download needs \(needed) bytes and the disk has \(free) free")
         }
 
-        try await fetch(order.compactMap { missing[$0] }, version: pointer.version, folder: folder, staging: staging)
+        try await fetch(
+            firsts.map { Group(files: manifest.files, first: $0, others: others[$0] ?? []) }, version: pointer.version,
+            folder: folder, staging: staging)
         report.filesFetched = toFetch.count
         report.bytesFetched = transfers.meter.bytesFetched
         report.files = manifest.fileCount
 
         try staging.link(manifest.symlinks)
         report.symlinks = manifest.symlinks.count
-        try staging.writeManifest(manifestData)
         try LocalFiles.flush(staging.written.all, in: staging.path)
         try folder.install(staging.path, as: pointer.version, previous: installed?.version)
         report.action = "installed"
@@ -104,36 +125,69 @@ struct VersionAssembly {
         return report
     }
 
+    /// The files of a version sharing one SHA-256, by their indices in its manifest.
+    struct Group: Sendable {
+        let files: [VersionManifest.File]
+        let first: Int
+        let others: [Int]
+
+        /// The files, the first one first.
+        var all: [VersionManifest.File] { [files[first]] + others.map { files[$0] } }
+    }
+
     /// Fetches each group (the files sharing one SHA-256), `parallelDownloads` at a time, and puts
-    /// its files in the staging folder.
-    private func fetch(
-        _ groups: [[VersionManifest.File]], version: String, folder: ContentFolder, staging: Staging
-    ) async throws(FetchError) {
-        let width = max(1, updater.parallelDownloads)
+    /// its files in the staging folder. With AsyncHTTPClient the group's own task runs on the event
+    /// loop, as the small files' tasks do: a file done and the next one started are then two jobs on
+    /// the thread that reads the sockets, never a wake-up of another thread.
+    private func fetch(_ groups: [Group], version: String, folder: ContentFolder, staging: Staging)
+        async throws(FetchError)
+    {
         do {
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                var next = 0
-                func start() {
-                    guard next < groups.count else { return }
-                    let files = groups[next]
-                    next += 1
-                    group.addTask {
-                        let first = files[0]
-                        let part = folder.parts + "/" + first.sha256
-                        try await FileTransfer(
-                            transfers: transfers, file: first, url: updater.url(version, first.path), part: part
-                        ).run()
-                        try staging.place(part, as: files)
-                        for _ in files { transfers.meter.fileDone() }
-                    }
+            #if canImport(AsyncHTTPClient)
+                try await withTaskExecutorPreference(transfers.http.taskExecutor) {
+                    try await fetchAll(groups, version: version, folder: folder, staging: staging)
                 }
-                for _ in 0..<width { start() }
-                while try await group.next() != nil { start() }
-            }
+            #else
+                try await fetchAll(groups, version: version, folder: folder, staging: staging)
+            #endif
         } catch let error as FetchError {
             throw error
         } catch {
             throw .cancelled
+        }
+    }
+
+    /// The task group of ``fetch(_:version:folder:staging:)``: small files on the event loop (no
+    /// hand-off between threads), large ones on the task pool, where hashing and writing go on
+    /// while the loop reads.
+    private func fetchAll(_ groups: [Group], version: String, folder: ContentFolder, staging: Staging) async throws {
+        let width = max(1, updater.parallelDownloads)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            var next = 0
+            func start() {
+                guard next < groups.count else { return }
+                let files = groups[next].all
+                next += 1
+                let work: @Sendable () async throws -> Void = {
+                    let first = files[0]
+                    let part = try staging.destination(of: first, parts: folder.parts)
+                    try await FileTransfer(
+                        transfers: transfers, file: first, url: updater.url(version, first.path), part: part
+                    ).run()
+                    try staging.place(part, as: files)
+                    for _ in files { transfers.meter.fileDone() }
+                }
+                #if canImport(AsyncHTTPClient)
+                    let small = files[0].size < FileTransfer.resumableSize
+                    group.addTask(
+                        executorPreference: small ? transfers.http.taskExecutor : globalConcurrentExecutor,
+                        operation: work)
+                #else
+                    group.addTask(operation: work)
+                #endif
+            }
+            for _ in 0..<width { start() }
+            while try await group.next() != nil { start() }
         }
     }
 

@@ -1,6 +1,12 @@
 import ArgumentParser
-import Foundation
 import IAPClient
+import IAPSystem
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `iapkg fetch BASE-URL PRODUCT --into DIR`: brings a local folder to the version a server publishes.
 @main
@@ -34,7 +40,7 @@ struct FetchCommand: AsyncParsableCommand {
     @Option(help: "A download token, sent as 'Authorization: Bearer <token>'.")
     var token: String?
     @Option(help: "Files fetched at once.")
-    var parallel = 4
+    var parallel = 8
     @Option(help: "Tries of a request that makes no progress before giving up.")
     var attempts = 6
     @Flag(help: "Print the report as JSON on stdout.")
@@ -60,26 +66,26 @@ struct FetchCommand: AsyncParsableCommand {
         updater.parallelDownloads = parallel
         updater.retry = RetryPolicy(attempts: attempts)
         let download = updater.download()
-        let bar = ProgressBar(enabled: !quiet && isatty(2) == 1)
+        let bar = ProgressBar.standardError(wanted: !quiet)
         let drawing = Task {
-            for await progress in download.progress { bar.draw(progress) }
+            for await progress in download.progress { Summary.draw(progress, on: bar) }
         }
         let report: FetchReport
         do {
             report = try await download.result()
         } catch {
             _ = await drawing.value
-            bar.clear()
-            FileHandle.standardError.write(Data("iapkg: error: \(error.description)\n".utf8))
+            bar.finish()
+            CurrentProcess.writeToStandardError("iapkg: error: \(error.description)\n")
             throw ExitCode(error.isContentProblem ? 1 : 2)
         }
         _ = await drawing.value
-        bar.clear()
+        bar.finish()
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
-            FileHandle.standardOutput.write(try encoder.encode(report) + Data("\n".utf8))
+            CurrentProcess.writeToStandardOutput(String(decoding: try encoder.encode(report), as: UTF8.self) + "\n")
         }
-        if !quiet { FileHandle.standardError.write(Data((Summary.line(report) + "\n").utf8)) }
+        if !quiet { CurrentProcess.writeToStandardError(Summary.line(report) + "\n") }
     }
 }

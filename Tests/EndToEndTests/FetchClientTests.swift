@@ -10,18 +10,25 @@ import Testing
 
     /// A store with one version of `product` (a 12 MiB file sent at 8 MiB/s, and a small one).
     func publish(_ scratch: ScratchFolder) async throws -> (NginxServer, Data)? {
-        let large = randomBytes(Self.size)
-        let folder = try scratch.contentFolder("src", product: Self.product, files: ["Contents/small.txt": "small\n"])
-        try large.write(to: URL(fileURLWithPath: folder + "/Contents/large.bin"))
-        try InProcessBuild.package(folder, to: scratch.at("p.pkg"), level: 1)
-        let unpack = try await Harness.run(["iapkg", "unpack", scratch.at("p.pkg"), "--into", scratch.at("srv")])
-        #expect(unpack.status == 0, "\(unpack.stderr)")
+        let large = try await Self.store(scratch, product: Self.product, size: Self.size)
         guard let server = try NginxServer(root: scratch.at("srv"), scratch: scratch) else { return nil }
         return (server, large)
     }
 
+    /// Publishes `product` into `scratch/srv`: `Contents/large.bin` (`size` random bytes, returned)
+    /// and `Contents/small.txt`.
+    static func store(_ scratch: ScratchFolder, product: String, size: Int) async throws -> Data {
+        let large = randomBytes(size)
+        let folder = try scratch.contentFolder("src", product: product, files: ["Contents/small.txt": "small\n"])
+        try large.write(to: URL(fileURLWithPath: folder + "/Contents/large.bin"))
+        try InProcessBuild.package(folder, to: scratch.at("p.pkg"), level: 1)
+        let unpack = try await Harness.run(["iapkg", "unpack", scratch.at("p.pkg"), "--into", scratch.at("srv")])
+        #expect(unpack.status == 0, "\(unpack.stderr)")
+        return large
+    }
+
     /// Waits until `bytes` have come, at most 30 s (a loaded machine starts the download late).
-    func waitFor(_ download: ContentDownload, bytes: UInt64) async {
+    static func waitFor(_ download: ContentDownload, bytes: UInt64) async {
         let deadline = Date().addingTimeInterval(30)
         while download.currentProgress.bytesDone < bytes && Date() < deadline {
             try? await Task.sleep(nanoseconds: 10_000_000)
@@ -39,7 +46,7 @@ import Testing
             for await progress in download.progress { seen.append(progress) }
             return seen
         }
-        await waitFor(download, bytes: 2 << 20)
+        await Self.waitFor(download, bytes: 2 << 20)
         download.pause()
         try await Task.sleep(nanoseconds: 300_000_000)
         let paused = download.currentProgress
@@ -65,7 +72,7 @@ import Testing
         let updater = ContentUpdater(
             server: server.base, productIdentifier: Self.product, folder: URL(fileURLWithPath: scratch.at("app")))
         let download = updater.download()
-        await waitFor(download, bytes: 4 << 20)
+        await Self.waitFor(download, bytes: 4 << 20)
         download.cancel()
         await #expect(throws: FetchError.cancelled) { try await download.result() }
         #expect(updater.installedVersion == nil)

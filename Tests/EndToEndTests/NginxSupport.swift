@@ -2,32 +2,41 @@ import Foundation
 import Testing
 
 /// A real nginx on 127.0.0.1 (a free port, its own prefix) serving `root` with the example site
-/// configuration, Examples/server/iapkg-content.conf, and `limit_rate` for paths holding `.slow.`.
+/// configuration, Examples/server/iapkg-content.conf, and `limit_rate` for paths holding `.slow.`;
+/// or serving a site of the test's own. Its access log (`log`) gives each request's status, URI,
+/// `Range` and `Authorization`.
 final class NginxServer {
     let process: Process
     let port: Int
     let prefix: String
 
     /// Starts nginx for `root` with its files under `scratch`; nil when nginx is not installed.
-    init?(root: String, scratch: ScratchFolder, rate: String = "8m") throws {
+    convenience init?(root: String, scratch: ScratchFolder, rate: String = "8m") throws {
+        let example = Harness.packageRoot.appendingPathComponent("Examples/server/iapkg-content.conf")
+        let lines = try String(contentsOf: example, encoding: .utf8).split(
+            separator: "\n", omittingEmptySubsequences: false)
+        try self.init(scratch: scratch, name: "nginx", rate: rate) { port in
+            lines.map { line -> String in
+                if line.contains("# @LISTEN@") || line.trimmingCharacters(in: .whitespaces).hasPrefix("listen 80;") {
+                    return "    listen 127.0.0.1:\(port);"
+                }
+                if line.trimmingCharacters(in: .whitespaces).hasPrefix("root /srv/content;") {
+                    return "    root \(root);"
+                }
+                return String(line)
+            }.joined(separator: "\n")
+        }
+    }
+
+    /// Starts nginx with the `server` block `site` makes for its port, its files in `scratch/name`;
+    /// nil when nginx is not installed.
+    init?(scratch: ScratchFolder, name: String, rate: String = "8m", site: (Int) throws -> String) throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/sbin/nginx") else { return nil }
-        prefix = scratch.at("nginx")
+        prefix = scratch.at(name)
         try FileManager.default.createDirectory(atPath: prefix + "/logs", withIntermediateDirectories: true)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: scratch.path)
-        let port = Self.freePort()
-        self.port = port
-        let example = Harness.packageRoot.appendingPathComponent("Examples/server/iapkg-content.conf")
-        let site = try String(contentsOf: example, encoding: .utf8).split(
-            separator: "\n", omittingEmptySubsequences: false
-        )
-        .map { line -> String in
-            if line.contains("# @LISTEN@") || line.trimmingCharacters(in: .whitespaces).hasPrefix("listen 80;") {
-                return "    listen 127.0.0.1:\(port);"
-            }
-            if line.trimmingCharacters(in: .whitespaces).hasPrefix("root /srv/content;") { return "    root \(root);" }
-            return String(line)
-        }.joined(separator: "\n")
-        try site.write(toFile: prefix + "/site.conf", atomically: true, encoding: .utf8)
+        port = Self.freePort()
+        try site(port).write(toFile: prefix + "/site.conf", atomically: true, encoding: .utf8)
         let conf = """
             worker_processes 1;
             pid \(prefix)/nginx.pid;
@@ -35,7 +44,8 @@ final class NginxServer {
             events { worker_connections 64; }
             http {
                 include /etc/nginx/mime.types;
-                access_log \(prefix)/logs/access.log;
+                log_format requests '$status "$request_uri" "$http_range" "$http_authorization"';
+                access_log \(prefix)/logs/access.log requests;
                 map $uri $test_rate { default 0; ~\\.slow\\. \(rate); }
                 limit_rate $test_rate;
                 client_body_temp_path \(prefix)/body;
@@ -63,6 +73,12 @@ final class NginxServer {
 
     /// The server's base URL.
     var base: URL { URL(string: "http://127.0.0.1:\(port)")! }
+
+    /// The access log's lines so far: `STATUS "URI" "RANGE" "AUTHORIZATION"` (`-` for a header not sent).
+    var log: [String] {
+        ((try? String(contentsOfFile: prefix + "/logs/access.log", encoding: .utf8)) ?? "").split(separator: "\n")
+            .map(String.init)
+    }
 
     /// A port nothing listens on now.
     static func freePort() -> Int {

@@ -24,16 +24,16 @@ import Testing
         let started = Date()
         #expect(throws: FetchError.busy(root)) { _ = try folder.prepare() }
         #expect(Date().timeIntervalSince(started) >= 1.5)
-        try first.close()
+        first.release()
         let again = try folder.prepare()
-        try again.close()
+        again.release()
     }
 
     @Test func aLockReleasedWithinTheWaitIsTaken() throws {
         let root = try scratchFolder()
         defer { try? FileManager.default.removeItem(atPath: root) }
         let folder = ContentFolder(root: root)
-        _ = try folder.prepare().close()  // makes the folders and the lock file
+        try folder.prepare().release()  // makes the folders and the lock file
         let holder = open(root + "/.lock", O_WRONLY | O_CLOEXEC)
         #expect(holder >= 0 && flock(holder, LOCK_EX | LOCK_NB) == 0)
         let release = Thread {
@@ -42,6 +42,6 @@ import Testing
         }
         release.start()
         let lock = try folder.prepare()
-        try lock.close()
+        lock.release()
     }
 }

@@ -91,9 +91,12 @@ struct BuildCommand: IAPSubcommand {
                 epoch = value
             }
             let bar = ProgressBar(
-                console: console, enabled: console.errIsTerminal && !outputOptions.json && !console.quiet)
+                enabled: console.errIsTerminal && !outputOptions.json && !console.quiet, coloured: console.useColor,
+                write: console.writeErr)
             let update: @Sendable (UInt64, UInt64) -> Void = { @Sendable done, total in
-                bar.update(done: done, total: total)
+                bar.update(fraction: total == 0 ? 1 : Double(done) / Double(total)) {
+                    "\(ByteCount.text(done)) of \(ByteCount.text(total))"
+                }
             }
             let progress = bar.isEnabled ? update : nil
             var options = BuildOptions(

@@ -21,7 +21,7 @@
         {
             let request: HTTPClient.Request
             do {
-                request = try HTTPClient.Request(url: url.absoluteString, method: .GET, headers: headers)
+                request = try HTTPClient.Request(url: url, method: .GET, headers: headers)
             } catch {
                 throw TransportError(error)
             }

@@ -162,6 +162,9 @@ struct VersionAssembly {
     /// while the loop reads.
     private func fetchAll(_ groups: [Group], version: String, folder: ContentFolder, staging: Staging) async throws {
         let width = max(1, updater.parallelDownloads)
+        // The version's URL once; each file's path appended to it in one step (its components
+        // percent-encoded as one by one, without parsing the whole URL again for each).
+        let versionURL = updater.url(version)
         try await withThrowingTaskGroup(of: Void.self) { group in
             var next = 0
             func start() {
@@ -172,7 +175,8 @@ struct VersionAssembly {
                     let first = files[0]
                     let part = try staging.destination(of: first, parts: folder.parts)
                     try await FileTransfer(
-                        transfers: transfers, file: first, url: updater.url(version, first.path), part: part
+                        transfers: transfers, file: first, url: versionURL.appendingPathComponent(first.path),
+                        part: part
                     ).run()
                     try staging.place(part, as: files)
                     for _ in files { transfers.meter.fileDone() }

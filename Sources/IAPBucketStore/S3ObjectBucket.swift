@@ -61,6 +61,39 @@ package struct S3ObjectBucket: ObjectBucket {
         do { return try client.download(files: downloads, into: folder) } catch { throw Self.translate(error) }
     }
 
+    package func putContent(_ key: String, _ bytes: [UInt8], sha256: String, headers: ObjectHeaders) throws {
+        var options = Self.options(headers, .none)
+        options.sha256Hex = sha256
+        do { _ = try client.put(store.key(key), bytes: bytes, options: options) } catch { throw Self.translate(error) }
+    }
+
+    package func startUpload(_ key: String, headers: ObjectHeaders) throws -> String {
+        do { return try client.createMultipartUpload(store.key(key), options: Self.options(headers, .none)) } catch {
+            throw Self.translate(error)
+        }
+    }
+
+    package func uploadPart(_ key: String, upload id: String, number: Int, _ bytes: [UInt8]) throws -> String {
+        do { return try client.uploadPart(store.key(key), uploadID: id, number: number, bytes: bytes).etag } catch {
+            throw Self.translate(error)
+        }
+    }
+
+    package func completeUpload(_ key: String, upload id: String, parts: [String]) throws {
+        let numbered = parts.enumerated().map { S3UploadedPart(number: $0.offset + 1, etag: $0.element) }
+        do { try client.completeMultipartUpload(store.key(key), uploadID: id, parts: numbered) } catch {
+            throw Self.translate(error)
+        }
+    }
+
+    package func abortUpload(_ key: String, upload id: String) throws {
+        do { try client.abortMultipartUpload(store.key(key), uploadID: id) } catch  where error.kind == .notFound {
+            return  // finished or aborted meanwhile
+        } catch {
+            throw Self.translate(error)
+        }
+    }
+
     package func delete(_ key: String) throws {
         do { try client.delete(store.key(key)) } catch { throw Self.translate(error) }
     }

@@ -31,6 +31,23 @@ struct S3MultipartTests {
         #expect(try client.listMultipartUploads(prefix: fixture.prefix).isEmpty)
     }
 
+    @Test func partsSentFromMemoryJoinIntoTheObject() throws {
+        let fixture = try S3ServerFixture()
+        let client = try fixture.client()
+        let key = fixture.key("from-memory.bin")
+        let bytes = (0..<(11 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31 >> 5) }
+        let uploadID = try client.createMultipartUpload(key, options: S3PutOptions(contentType: "video/mp4"))
+        // Sent out of order, as parallel uploads land; joined in number order.
+        let second = try client.uploadPart(key, uploadID: uploadID, number: 2, bytes: Array(bytes[(5 << 20)...]))
+        let first = try client.uploadPart(key, uploadID: uploadID, number: 1, bytes: Array(bytes[..<(5 << 20)]))
+        let etag = try client.completeMultipartUpload(key, uploadID: uploadID, parts: [second, first])
+        #expect(etag == BodyDigests.multipartETag([first, second]))
+        let stored = try client.get(key, maxBytes: 12 << 20)
+        #expect(stored.bytes == bytes)
+        #expect(stored.info.contentType == "video/mp4")
+        #expect(try client.listMultipartUploads(prefix: fixture.prefix).isEmpty)
+    }
+
     @Test func aConditionalMultipartUploadLosesToAnExistingObject() throws {
         let fixture = try S3ServerFixture()
         let client = try fixture.client()

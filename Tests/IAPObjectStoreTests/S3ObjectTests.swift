@@ -64,6 +64,24 @@ struct S3ObjectTests {
         #expect(s3Error { _ = try client.head(key) }?.kind == .notFound)
     }
 
+    @Test func aPutWhoseBytesAreNotTheExpectedSHA256SendsNothing() throws {
+        let fixture = try S3ServerFixture()
+        let client = try fixture.client()
+        let key = fixture.key("expected")
+        let bytes = Array("the bytes validation hashed".utf8)
+        let hex = BodyDigests(bytes).sha256Hex
+        try client.put(key, bytes: bytes, options: S3PutOptions(sha256Hex: hex))
+        #expect(try client.get(key).bytes == bytes)
+        let other = fixture.key("changed")
+        let error = s3Error {
+            try client.put(
+                other, bytes: Array("bytes that decoded otherwise".utf8), options: S3PutOptions(sha256Hex: hex))
+        }
+        #expect(error?.kind == .integrityMismatch)
+        #expect(error?.description.contains(hex) == true)
+        #expect(s3Error { _ = try client.head(other) }?.kind == .notFound)
+    }
+
     @Test func rangesAndStreamingIntoAFile() throws {
         let fixture = try S3ServerFixture()
         let client = try fixture.client()

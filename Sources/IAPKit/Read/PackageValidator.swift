@@ -1,3 +1,4 @@
+import IAPCrypto
 import IAPRules
 import IAPSystem
 import XarKit
@@ -25,13 +26,16 @@ public enum PackageValidator {
         var parts: PackageParts?
         var archive: XarArchive?
         var entries: [ContentEntry]
+        /// With `hashingContent`, each entry's content digest (in `entries`' order); else empty.
+        var digests: [ContentDigest] = []
     }
 
     /// Validates a package; with `keepArchive` (unpack) the opened archive is returned for writing,
     /// otherwise its TOC model (tens of MB for 100,000 entries) is released before the rules run.
+    /// With `hashingContent` (a publish to an object store) each file's SHA-256 is taken as it is decoded.
     static func validatePackage(
         _ path: String, size: UInt64, options: ValidationOptions,
-        keepArchive: Bool = false
+        keepArchive: Bool = false, hashingContent: Bool = false
     ) throws(IAPKitError) -> PackageOutcome {
         var findings = FindingLog(sizeFindings(path, size: size, options: options))
         // The archive lives only inside this call unless kept: its model is freed before the rules.
@@ -39,7 +43,8 @@ public enum PackageValidator {
             (parts: PackageParts, content: PackageContent, archive: XarArchive?, signatures: [XarSignatureCheck])
         do {
             checked = try checkContainer(
-                path, keepArchive: keepArchive, maxUnpackedBytes: options.maxUnpackedSize, findings: &findings)
+                path, keepArchive: keepArchive, hashing: hashingContent, maxUnpackedBytes: options.maxUnpackedSize,
+                findings: &findings)
         } catch let error as XarError {
             guard error.rule != nil else {
                 throw .system(SystemError("read", path: path, code: SystemError.Code.io))
@@ -86,12 +91,13 @@ public enum PackageValidator {
         let report = ValidationReport(
             path: path, shape: parts.shape == .product ? .product : .tree, info: info,
             findings: findings.findings, strict: options.strict, signatures: signatures.isEmpty ? nil : signatures)
-        return PackageOutcome(report: report, info: info, parts: parts, archive: kept, entries: content.entries)
+        return PackageOutcome(
+            report: report, info: info, parts: parts, archive: kept, entries: content.entries, digests: content.digests)
     }
 
     /// Opens the container, finds its shape and checks its content (decoding every file).
     private static func checkContainer(
-        _ path: String, keepArchive: Bool, maxUnpackedBytes: UInt64,
+        _ path: String, keepArchive: Bool, hashing: Bool, maxUnpackedBytes: UInt64,
         findings: inout FindingLog
     ) throws -> (PackageParts, PackageContent, XarArchive?, [XarSignatureCheck]) {
         let archive = try XarArchive.open(path: path)
@@ -100,8 +106,9 @@ public enum PackageValidator {
         findings.report(shapeFindings)
         let content: PackageContent =
             switch parts.shape {
-            case .product: ProductPackageChecker.check(archive, parts: parts, maxUnpackedBytes: maxUnpackedBytes)
-            case .tree: TreePackageChecker.check(archive, maxUnpackedBytes: maxUnpackedBytes)
+            case .product:
+                ProductPackageChecker.check(archive, parts: parts, maxUnpackedBytes: maxUnpackedBytes, hashing: hashing)
+            case .tree: TreePackageChecker.check(archive, maxUnpackedBytes: maxUnpackedBytes, hashing: hashing)
             }
         // A stream that refuses to start meets what the open reported: the log keeps one finding.
         findings.report(content.findings)
@@ -201,4 +208,15 @@ struct PackageContent {
     var findings: [Finding] = []
     /// The content could not be decoded to its end (a broken Payload, truncated data).
     var incomplete = false
+    /// When hashing, one per entry (in `entries`' order): the SHA-256 of the bytes it carries.
+    var digests: [ContentDigest] = []
+}
+
+/// The SHA-256 of the bytes an entry carried as validation decoded them, or nil when it carried
+/// none (folders, links, a file whose data was not decoded).
+struct ContentDigest {
+    var sha256: SHA256Value?
+
+    /// The digest `hasher` finishes, if there is one.
+    init(_ hasher: DigestHasher?) { sha256 = hasher.map { SHA256Value($0.finish()) } }
 }

@@ -1,4 +1,5 @@
 import BomKit
+import IAPCrypto
 import IAPRules
 import IAPSystem
 import PayloadKit
@@ -8,7 +9,11 @@ import XarKit
 /// Checks a product archive: Distribution and PackageInfo readable and consistent, the Bom read,
 /// and the Payload decoded entry by entry, sniffed, and held against the Bom.
 enum ProductPackageChecker {
-    static func check(_ archive: XarArchive, parts: PackageParts, maxUnpackedBytes: UInt64) -> PackageContent {
+    /// Checks the package; with `hashing` (a publish to an object store) every file's SHA-256 is
+    /// taken from the bytes decoded here, for its manifest.
+    static func check(_ archive: XarArchive, parts: PackageParts, maxUnpackedBytes: UInt64, hashing: Bool = false)
+        -> PackageContent
+    {
         var content = PackageContent()
         let component = (parts.componentName ?? "?") + ".pkg"
         if let distribution = parts.distribution {
@@ -72,14 +77,14 @@ enum ProductPackageChecker {
                 let headers = UInt64(bom?.count ?? 0) * CpioLimits.entryAllowance + CpioLimits.slackBytes
                 let cap =
                     bom == nil ? min(data.length &* DecompressionBombCheck.maxRatio, 1 << 36) : declared &+ headers
-                decodePayload(payload, archive: archive, bom: bom, cap: cap, into: &content)
+                decodePayload(payload, archive: archive, bom: bom, cap: cap, hashing: hashing, into: &content)
             }
         }
         return content
     }
 
     private static func decodePayload(
-        _ payload: XarFile, archive: XarArchive, bom original: BomIndex?, cap: UInt64,
+        _ payload: XarFile, archive: XarArchive, bom original: BomIndex?, cap: UInt64, hashing: Bool,
         into content: inout PackageContent
     ) {
         var bom = original
@@ -110,11 +115,13 @@ enum ProductPackageChecker {
                 var checksum = BomChecksum()
                 let isPlist = entry.components == ["ContentInfo.plist"]
                 var plist: [UInt8] = []
+                let hasher = hashing && carriesData ? DigestHasher(.sha256) : nil
                 if carriesData {
                     // Judged where the decoder left the bytes: no copy of the content.
                     while try reader.visitData({ piece in
                         sniffer.feed(piece)
                         checksum.update(piece)
+                        hasher?.update(piece)
                         if isPlist && plist.count <= ContentInfo.maxBytes { plist.append(contentsOf: piece) }
                     }) > 0 {}
                     entry.sniff = sniffer.finish()
@@ -150,6 +157,7 @@ enum ProductPackageChecker {
                     }
                 }
                 content.entries.append(entry)
+                if hashing { content.digests.append(ContentDigest(hasher)) }
             }
             for (path, record) in deferred.sorted(by: { $0.key < $1.key }) {
                 content.findings.append(

@@ -1,3 +1,4 @@
+import IAPCrypto
 import IAPRules
 import IAPSystem
 import XarKit
@@ -5,7 +6,9 @@ import XarKit
 /// Checks a bare-tree package: every xar entry becomes a content entry, every file's data is
 /// decoded (bounded, checksummed) and sniffed for executable code.
 enum TreePackageChecker {
-    static func check(_ archive: XarArchive, maxUnpackedBytes: UInt64) -> PackageContent {
+    /// Checks the package; with `hashing` (a publish to an object store) every file's SHA-256 is
+    /// taken from the bytes decoded here, for its manifest.
+    static func check(_ archive: XarArchive, maxUnpackedBytes: UInt64, hashing: Bool = false) -> PackageContent {
         var content = PackageContent()
         content.entries.reserveCapacity(archive.toc.files.count)
         // Ids matter only for hard links: index them only when there are some.
@@ -71,15 +74,19 @@ enum TreePackageChecker {
             {
                 // The same heap bytes as an earlier file (xar --coalesce-heap): decoded once, judged as those.
                 entry.sniff = content.entries[owner].sniff
+                if hashing { content.digests.append(content.digests[owner]) }
             } else if let data = file.data {
                 if let bomb = DecompressionBombCheck.finding(
                     entry: file.path, declared: data.size, stored: data.length, offset: entry.offset)
                 {
                     content.findings.append(bomb)
                 } else if tooBig == nil {
-                    decode(file, archive: archive, into: &entry, content: &content, buffer: buffer)
+                    let hasher = hashing ? DigestHasher(.sha256) : nil
+                    decode(file, archive: archive, into: &entry, content: &content, buffer: buffer, hasher: hasher)
+                    if hashing { content.digests.append(ContentDigest(hasher)) }
                 }
             }
+            if hashing && content.digests.count == content.entries.count { content.digests.append(ContentDigest(nil)) }
             content.entries.append(entry)
         }
         if let tooBig { content.findings.append(tooBig) }
@@ -89,7 +96,7 @@ enum TreePackageChecker {
 
     private static func decode(
         _ file: XarFile, archive: XarArchive, into entry: inout ContentEntry,
-        content: inout PackageContent, buffer: UnsafeMutableRawBufferPointer
+        content: inout PackageContent, buffer: UnsafeMutableRawBufferPointer, hasher: DigestHasher?
     ) {
         let isPlist = entry.components == ["ContentInfo.plist"]
         var sniffer = ExecutableSniffer(fileSize: entry.size)
@@ -101,6 +108,7 @@ enum TreePackageChecker {
                 if n == 0 { break }
                 let piece = UnsafeRawBufferPointer(rebasing: buffer[0..<n])
                 sniffer.feed(piece)
+                hasher?.update(piece)
                 if isPlist && plist.count <= ContentInfo.maxBytes { plist.append(contentsOf: piece) }
             }
             entry.sniff = sniffer.finish()

@@ -56,6 +56,23 @@ package struct SymlinkResolver: Sendable {
         return resolve(target: target, from: Array(path.dropLast()), hops: &hops)
     }
 
+    /// The target of the symlink `entry`, which must lead inside Contents/ (to an entry or to
+    /// nothing): what unpack writes; anything else is an error, never written.
+    func targetInsideContents(of entry: ContentEntry) throws -> String? {
+        guard let target = entry.linkTarget else { return nil }
+        let resolved: [String]? =
+            switch resolve(linkAt: entry.components) {
+            case .inside(let path): path
+            case .dangling(let path): path
+            default: nil
+            }
+        guard let resolved, resolved.first == "Contents" else {
+            throw IAPKitError.failed(
+                "\(entry.rawPath): the symlink to '\(target)' does not stay inside Contents/; not written")
+        }
+        return target
+    }
+
     private func resolve(target: String, from directory: [String], hops: inout Int) -> Outcome {
         if target.isEmpty { return .empty }
         if PathText.isAbsolute(target) { return .absolute }

@@ -19,6 +19,14 @@ struct SHA256Value: Equatable {
         }
     }
 
+    /// The 64 lower-case hex digits.
+    var hex: String {
+        var out: [UInt8] = []
+        out.reserveCapacity(64)
+        appendHex(to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
     static func == (a: SHA256Value, b: SHA256Value) -> Bool {
         a.words.0 == b.words.0 && a.words.1 == b.words.1 && a.words.2 == b.words.2 && a.words.3 == b.words.3
     }

@@ -94,16 +94,8 @@ final class StagingWriter {
         guard !links.isEmpty else { return }  // the resolver indexes every entry: only for links
         let resolver = SymlinkResolver(entries: allEntries)
         for entry in links {
-            guard let name = entry.components.last, let target = entry.linkTarget else { continue }
-            let resolved: [String]? =
-                switch resolver.resolve(linkAt: entry.components) {
-                case .inside(let path): path
-                case .dangling(let path): path
-                default: nil
-                }
-            guard let resolved, resolved.first == "Contents" else {
-                throw IAPKitError.failed(
-                    "\(entry.rawPath): the symlink to '\(target)' does not stay inside Contents/; not written")
+            guard let name = entry.components.last, let target = try resolver.targetInsideContents(of: entry) else {
+                continue
             }
             try folder(Array(entry.components.dropLast())).makeSymlink(name, target: target)
             manifest.symlink(path: entry.path, target: target)

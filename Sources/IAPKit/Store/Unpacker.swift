@@ -11,6 +11,8 @@ import XarKit
 /// version and `current` as they were; the next run removes its leftovers. A process whose writes can
 /// pass a file-size limit (`ulimit -f`) should ignore `SIGXFSZ` (`FileSystem.reportFileSizeLimitAsError()`,
 /// as `iapkg` does at start), so that such a write fails with a clear error instead of killing it.
+/// Into an object store the files go straight from the package, each held to the SHA-256 validation
+/// took of it (`PackageObjectStreamer`); only a package with hard links is staged on disk first.
 public enum Unpacker {
     /// Unpacks `package` into the store at `root`.
     public static func unpack(_ package: String, into root: String, options: UnpackOptions) throws(IAPKitError)
@@ -45,7 +47,7 @@ public enum Unpacker {
             options: ValidationOptions(
                 strict: options.strict, productIdentifier: options.productIdentifier,
                 maxUnpackedSize: options.maxUnpackedSize),
-            keepArchive: true)
+            keepArchive: true, hashingContent: StoreLocation(rootPath).isObjectStore)
         validation = outcome.report
         HeapTuning.releaseFreeMemory()  // validation's tables are gone: the writing starts from less
         guard outcome.report.valid, let info = outcome.info, outcome.archive != nil, let parts = outcome.parts else {
@@ -68,23 +70,32 @@ public enum Unpacker {
                 "\(package): version \(version) is lower than the current \(current.text) of \(info.productIdentifier); pass --allow-downgrade to install it anyway"
             )
         }
-        let unpackedBytes = outcome.entries.reduce(UInt64(0)) { $0 &+ ($1.kind == .file ? $1.size : 0) }
-        let staging = try product.makeStaging(bytes: unpackedBytes, entries: outcome.entries.count)
-        // The archive's TOC model and the entry list go as soon as the content is written: the
-        // manifest that follows must not have them beside it (tens of MB at 100,000 entries).
-        let writer = try writeContent(taking: &outcome, parts: parts, into: staging.folder)
-        let written = (files: writer.entriesWritten, bytes: writer.bytesWritten)
-        let items = writer.manifestItems()
-        staging.files = items.compactMap { $0.isFile ? ($0.path, $0.size) : nil }
-        try DeliveryManifest.write(
-            productIdentifier: info.productIdentifier, version: version, items: items, into: staging.folder)
-        try staging.folder.sync()
         let spelled = version == info.contentVersion.text ? "" : " as \(version)"
-        let action = try product.commit(
-            staging, as: version, force: options.force,
-            refusal:
-                "\(info.productIdentifier) \(info.contentVersion.text) is already installed\(spelled) with different content; \(options.replaceAdvice)"
-        )
+        let refusal =
+            "\(info.productIdentifier) \(info.contentVersion.text) is already installed\(spelled) with different content; \(options.replaceAdvice)"
+        let action: UnpackReport.Action
+        let written: (files: Int, bytes: UInt64)
+        if let objects = product as? ObjectStoredProduct, let archive = outcome.archive,
+            let published = try objects.publishStreaming(
+                PackageObjectStreamer(
+                    archive: archive, parts: parts, entries: outcome.entries, digests: outcome.digests),
+                as: version, force: options.force, refusal: refusal)
+        {
+            (action, written) = (published.action, (published.entries, published.bytes))
+        } else {
+            let unpackedBytes = outcome.entries.reduce(UInt64(0)) { $0 &+ ($1.kind == .file ? $1.size : 0) }
+            let staging = try product.makeStaging(bytes: unpackedBytes, entries: outcome.entries.count)
+            // The archive's TOC model and the entry list go as soon as the content is written: the
+            // manifest that follows must not have them beside it (tens of MB at 100,000 entries).
+            let writer = try writeContent(taking: &outcome, parts: parts, into: staging.folder)
+            written = (files: writer.entriesWritten, bytes: writer.bytesWritten)
+            let items = writer.manifestItems()
+            staging.files = items.compactMap { $0.isFile ? ($0.path, $0.size) : nil }
+            try DeliveryManifest.write(
+                productIdentifier: info.productIdentifier, version: version, items: items, into: staging.folder)
+            try staging.folder.sync()
+            action = try product.commit(staging, as: version, force: options.force, refusal: refusal)
+        }
 
         if options.activate {
             try product.activate(version, pinning: false) { current, retention in
@@ -142,41 +153,8 @@ public enum Unpacker {
         into staging: DirectoryHandle
     ) throws -> StagingWriter {
         let writer = StagingWriter(root: staging, entryCount: entries.count)
-        switch parts.shape {
-        case .tree:
-            for (file, entry) in zip(archive.toc.files, entries) {
-                if entry.kind == .file, file.data != nil {
-                    let stream = try archive.dataStream(for: file)
-                    try writer.write(entry) { buffer in try stream.read(into: buffer) }
-                } else {
-                    try writer.write(entry, read: nil)
-                }
-            }
-        case .product:
-            guard let payload = parts.payload else { throw IAPKitError.failed("the package has no Payload") }
-            let total = entries.reduce(UInt64(0)) { $0 &+ $1.size }
-            let stream = try archive.dataStream(for: payload)
-            let reader = try PayloadReader(
-                maxDecodedBytes: total &+ UInt64(entries.count) * CpioLimits.entryAllowance &+ CpioLimits.slackBytes,
-                decodingAhead: true
-            ) {
-                buffer in
-                try stream.read(into: buffer)
-            }
-            var index = 0
-            while let item = try reader.nextEntry() {
-                guard index < entries.count, entries[index].rawPath == item.path else {
-                    throw IAPKitError.failed("the Payload changed between validation and unpacking at '\(item.path)'")
-                }
-                let entry = entries[index]
-                index += 1
-                if entry.components.isEmpty { continue }
-                if entry.kind == .file || (entry.kind == .hardlink && entry.size > 0) {
-                    try writer.write(entry) { buffer in try reader.readData(into: buffer) }
-                } else {
-                    try writer.write(entry, read: nil)
-                }
-            }
+        try PackageContentReading.forEachEntry(entries, archive: archive, parts: parts) { index, read in
+            try writer.write(entries[index], read: read)
         }
         try writer.finish(allEntries: entries)
         try writer.sync()

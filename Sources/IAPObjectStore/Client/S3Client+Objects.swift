@@ -36,6 +36,13 @@ extension S3Client {
     @discardableResult
     package func put(_ key: String, bytes: [UInt8], options: S3PutOptions = S3PutOptions()) throws(S3Error) -> String {
         let digests = BodyDigests(bytes)
+        if let expected = options.sha256Hex, expected != digests.sha256Hex {
+            throw S3Error(
+                .integrityMismatch, operation: "PUT", bucket: bucket, key: key,
+                message:
+                    "the \(bytes.count) bytes to write do not have the SHA-256 expected (\(expected)); nothing was sent"
+            )
+        }
         return try put(key, body: .bytes(bytes), digests: digests, options: options)
     }
 

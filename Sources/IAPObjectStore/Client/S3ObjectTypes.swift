@@ -48,12 +48,19 @@ package struct S3PutOptions: Sendable, Equatable {
     package var cacheControl: String?
     /// When the write may happen.
     package var condition: S3WriteCondition
+    /// The SHA-256 (hex) the bytes must have: a `put` from memory whose bytes differ sends nothing
+    /// and fails as an integrity mismatch (the signature carries the SHA-256, so the store checks it too).
+    package var sha256Hex: String?
 
     /// Options from their parts.
-    package init(contentType: String? = nil, cacheControl: String? = nil, condition: S3WriteCondition = .none) {
+    package init(
+        contentType: String? = nil, cacheControl: String? = nil, condition: S3WriteCondition = .none,
+        sha256Hex: String? = nil
+    ) {
         self.contentType = contentType
         self.cacheControl = cacheControl
         self.condition = condition
+        self.sha256Hex = sha256Hex
     }
 
     /// The object headers as request headers (the condition left out).

@@ -46,6 +46,9 @@ package final class ConditionLock: @unchecked Sendable {
         pthread_cond_timedwait(condition, mutex, &deadline)
     }
 
+    /// Wakes one waiter.
+    package func signal() { pthread_cond_signal(condition) }
+
     /// Wakes every waiter.
     package func broadcast() { pthread_cond_broadcast(condition) }
 }

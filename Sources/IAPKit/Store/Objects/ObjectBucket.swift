@@ -26,6 +26,23 @@ package protocol ObjectBucket: Sendable {
     @discardableResult
     func download(_ files: [FileDownload], into folder: DirectoryHandle) throws -> [UInt64]
 
+    /// Writes `bytes` at `key` (no condition) if they hash to `sha256` (hex); nothing is sent when
+    /// they do not. The store checks them as they land.
+    func putContent(_ key: String, _ bytes: [UInt8], sha256: String, headers: ObjectHeaders) throws
+
+    /// Starts a multipart upload to `key`; returns its ID.
+    func startUpload(_ key: String, headers: ObjectHeaders) throws -> String
+
+    /// Sends part `number` (1-10,000) of the upload `id` from memory, checked by the store as it
+    /// lands; returns the part's ETag.
+    func uploadPart(_ key: String, upload id: String, number: Int, _ bytes: [UInt8]) throws -> String
+
+    /// Joins the parts of the upload `id` (their ETags, in number order) into the object at `key`.
+    func completeUpload(_ key: String, upload id: String, parts: [String]) throws
+
+    /// Abandons the upload `id`: the store drops its parts.
+    func abortUpload(_ key: String, upload id: String) throws
+
     /// Deletes the object at `key` (nothing there is fine).
     func delete(_ key: String) throws
 

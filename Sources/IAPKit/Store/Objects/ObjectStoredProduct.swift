@@ -64,6 +64,20 @@ package final class ObjectStoredProduct: StoredProduct {
         -> UnpackReport.Action
     {
         let manifest = try staging.folder.readFile(DeliveryManifest.fileName, limit: Int.max)
+        return try publish(manifest, files: staging.files, as: version, force: force, refusal: refusal) {
+            publication, present in
+            try publication.uploadContent(from: staging.folder, present: present)
+        }
+    }
+
+    /// Publishes the version whose manifest is `manifest` and whose regular files are `files`:
+    /// found installed with the same manifest, or claimed (other content claimed first is
+    /// refused with `refusal`), its leftovers of a killed attempt cleared, its content sent by
+    /// `upload` (given what is already there) and its manifest written last.
+    func publish(
+        _ manifest: [UInt8], files: [(path: String, size: UInt64)], as version: String, force: Bool,
+        refusal: String, upload: (ObjectVersionPublication, _ present: [String: UInt64]) throws -> Void
+    ) throws -> UnpackReport.Action {
         let sha = Hex.encode(DigestHasher.digest(.sha256, of: manifest))
         let refused = force ? refusal + " (a version in an object store is immutable; publish a new version)" : refusal
         if let installed = try bucket.get(ObjectStoreLayout.manifest(productIdentifier, version)) {
@@ -74,9 +88,8 @@ package final class ObjectStoredProduct: StoredProduct {
         }
         try claim(version, manifestSHA256: sha, refusal: refused)
         let publication = ObjectVersionPublication(
-            product: productIdentifier, version: version, staging: staging, bucket: bucket)
-        try publication.clearLeftovers()
-        try publication.uploadContent()
+            product: productIdentifier, version: version, files: files, bucket: bucket)
+        try upload(publication, try publication.clearLeftovers())
         // Last: from now on the version is installed, and `current.json` may name it.
         try bucket.put(
             ObjectStoreLayout.manifest(productIdentifier, version), manifest,

@@ -12,7 +12,7 @@ import XarKit
 /// pass a file-size limit (`ulimit -f`) should ignore `SIGXFSZ` (`FileSystem.reportFileSizeLimitAsError()`,
 /// as `iapkg` does at start), so that such a write fails with a clear error instead of killing it.
 /// Into an object store the files go straight from the package, each held to the SHA-256 validation
-/// took of it (`PackageObjectStreamer`); only a package with hard links is staged on disk first.
+/// took of it (`StoredProduct.publishDirectly`); only a package with hard links is staged on disk first.
 public enum Unpacker {
     /// Unpacks `package` into the store at `root`.
     public static func unpack(_ package: String, into root: String, options: UnpackOptions) throws(IAPKitError)
@@ -75,10 +75,9 @@ public enum Unpacker {
             "\(info.productIdentifier) \(info.contentVersion.text) is already installed\(spelled) with different content; \(options.replaceAdvice)"
         let action: UnpackReport.Action
         let written: (files: Int, bytes: UInt64)
-        if let objects = product as? ObjectStoredProduct, let archive = outcome.archive,
-            let published = try objects.publishStreaming(
-                PackageObjectStreamer(
-                    archive: archive, parts: parts, entries: outcome.entries, digests: outcome.digests),
+        if let archive = outcome.archive,
+            let published = try product.publishDirectly(
+                ValidatedPackage(archive: archive, parts: parts, entries: outcome.entries, digests: outcome.digests),
                 as: version, force: options.force, refusal: refusal)
         {
             (action, written) = (published.action, (published.entries, published.bytes))

@@ -42,6 +42,12 @@ package protocol StoredProduct: AnyObject {
     /// refused early when the space it needs is not there.
     func makeStaging(bytes: UInt64, entries: Int) throws -> VersionStaging
 
+    /// Publishes the validated `package` as `version` straight from the package, nothing staged on
+    /// disk, under the same steps and refusals as `commit`; nil when this store (the folder store)
+    /// or this package (hard links) cannot go so, and the caller stages it instead.
+    func publishDirectly(_ package: ValidatedPackage, as version: String, force: Bool, refusal: String) throws
+        -> DirectPublish?
+
     /// Makes the staged content version `version`: installed, found already installed with the
     /// same content, or (`force`) replaced; different content under an installed version is
     /// refused with the message `refusal`. The staging folder is gone afterwards, whatever happens.

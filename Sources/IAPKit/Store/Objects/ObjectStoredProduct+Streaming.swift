@@ -1,21 +1,15 @@
 import IAPDelivery
 
 extension ObjectStoredProduct {
-    /// What a publish straight from the package did: the version's action, and the entries and
-    /// file bytes it holds (as unpack counts what it writes).
-    struct StreamedPublish {
-        var action: UnpackReport.Action
-        var entries: Int
-        var bytes: UInt64
-    }
-
     /// Publishes a validated package as `version` straight from the package, nothing staged on
     /// disk (`PackageObjectStreamer`), under the same steps as `commit`: claimed first, leftovers
     /// of a killed attempt cleared, content sent, manifest last. Nil when the package cannot go so
     /// (hard links, whose bytes come from another member): the caller stages it instead.
-    func publishStreaming(_ streamer: PackageObjectStreamer, as version: String, force: Bool, refusal: String) throws
-        -> StreamedPublish?
+    package func publishDirectly(_ package: ValidatedPackage, as version: String, force: Bool, refusal: String) throws
+        -> DirectPublish?
     {
+        let streamer = PackageObjectStreamer(
+            archive: package.archive, parts: package.parts, entries: package.entries, digests: package.digests)
         guard let items = try streamer.manifestItems() else { return nil }
         let manifest = ManifestWriter.bytes(productIdentifier: productIdentifier, version: version, items: items)
         let files = items.compactMap { $0.isFile ? ($0.path, $0.size) : nil }
@@ -25,6 +19,6 @@ extension ObjectStoredProduct {
         }
         let entries = streamer.entries.filter { !$0.components.isEmpty }
         let bytes = entries.reduce(UInt64(0)) { $0 &+ ($1.kind == .file ? $1.size : 0) }
-        return StreamedPublish(action: action, entries: entries.count, bytes: bytes)
+        return DirectPublish(action: action, entries: entries.count, bytes: bytes)
     }
 }

@@ -43,7 +43,7 @@ public struct NotificationVerifier: Sendable {
     }
 
     /// The notification of a request body `{"signedPayload": "<JWS>"}`, once every check passed.
-    /// - Throws: ``PurchaseRefusal``: ``PurchaseRefusal/Reason/requestMalformed`` when the body is
+    /// - Throws: ``PurchaseRefusal``: ``PurchaseRefusalReason/requestMalformed`` when the body is
     ///   not that object, otherwise the first check of ``verify(signedPayload:)`` that failed.
     public func verify(body: [UInt8]) throws(PurchaseRefusal) -> SignedNotification {
         guard body.count <= Self.maxBodyLength else {

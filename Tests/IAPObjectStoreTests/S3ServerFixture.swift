@@ -31,7 +31,9 @@ struct S3ServerFixture {
     /// A file in a new temporary folder holding `bytes`, opened for reading.
     static func file(_ bytes: [UInt8]) throws -> FileDescriptor {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("iapkg-s3-\(UUID().uuidString)").path
-        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
+        }
         return try FileDescriptor.openForReading(path)
     }
 

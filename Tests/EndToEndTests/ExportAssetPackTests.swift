@@ -132,4 +132,23 @@ import Testing
         let nothing = try Harness.run(["iapkg", "export-asset-pack", scratch.at("out"), "--into", scratch.at("y")])
         #expect(nothing.status == 1 && nothing.stderr.contains("is neither a package"), "\(nothing.stderr)")
     }
+
+    /// What an export killed before its end left in `--into` (its private folders, named for its
+    /// process) is removed by the next export; a running export's folders are left alone.
+    @Test func aKilledExportsLeftoversGoWithTheNextExport() throws {
+        let scratch = ScratchFolder()
+        let gone = try Harness.start(["sleep", "0"])
+        gone.waitUntilExit()
+        let deadPID = gone.processIdentifier
+        let livePID = ProcessInfo.processInfo.processIdentifier
+        let leftovers = [".iapkg-export-\(deadPID)", ".iapkg-read-\(deadPID)-Ab12Cd"]
+        let running = [".iapkg-export-\(livePID)", ".iapkg-read-\(livePID)-Xy34Zw"]
+        for name in leftovers + running { try scratch.write("out/\(name)/Contents/half.bin", "half") }
+        let good = try scratch.contentFolder("good", product: "com.example.export.leftovers")
+        let export = try Harness.run(["iapkg", "export-asset-pack", good, "--into", scratch.at("out")])
+        #expect(export.status == 0, "\(export.stderr)")
+        let names = Set(try FileManager.default.contentsOfDirectory(atPath: scratch.at("out")))
+        #expect(names.isDisjoint(with: leftovers), "\(names)")
+        #expect(Set(running).isSubset(of: names), "\(names)")
+    }
 }

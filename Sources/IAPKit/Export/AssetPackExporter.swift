@@ -51,6 +51,7 @@ package enum AssetPackExporter {
     {
         try translatingErrors(path: input) {
             if FileSystem.status(destination) == nil { try FileSystem.makeDirectory(destination) }
+            try removeLeftovers(in: destination)
             if let address = try StoreAddress.resolve(input) {
                 return try exportStored(address, into: destination, options: options)
             }
@@ -76,6 +77,18 @@ package enum AssetPackExporter {
             return try current.map { product, version in
                 try exportVersion(
                     input + "/" + product.productIdentifier + "/" + version, into: destination, options: options)
+            }
+        }
+    }
+
+    /// Removes the private folders (`.iapkg-export-<pid>`, `.iapkg-read-<pid>-…`) that an export
+    /// killed before its end left in `destination`: those of a process that no longer runs.
+    private static func removeLeftovers(in destination: String) throws {
+        let folder = try DirectoryHandle.open(destination)
+        for name in try folder.names() {
+            for prefix in [".iapkg-export-", ".iapkg-read-"] where name.hasPrefix(prefix) {
+                let owner = name.dropFirst(prefix.count).prefix { $0 != "-" }
+                if let pid = Int32(owner), !CurrentProcess.exists(pid) { try folder.removeTree(name) }
             }
         }
     }

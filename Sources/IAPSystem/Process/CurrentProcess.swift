@@ -31,6 +31,9 @@ package enum CurrentProcess {
     /// This process's id.
     package static var id: Int32 { getpid() }
 
+    /// Whether a process `pid` exists (one of another user's counts), as `kill(pid, 0)` tells.
+    package static func exists(_ pid: Int32) -> Bool { pid > 0 && (kill(pid, 0) == 0 || errno == EPERM) }
+
     /// The process's environment variables (`environ`), the first of a repeated name kept.
     package static var environment: [String: String] {
         var variables: [String: String] = [:]

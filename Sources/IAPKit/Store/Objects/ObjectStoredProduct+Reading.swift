@@ -12,7 +12,7 @@ extension ObjectStoredProduct {
     package func readableFolder(of version: String, scratch: String) throws -> ReadableVersion {
         let bytes = try manifestBytes(version)
         let manifest = try StoredManifest.decode(bytes, productIdentifier, version, at: location(of: version))
-        let copy = try TemporaryFolder(in: scratch, prefix: ".iapkg-read-")
+        let copy = try TemporaryFolder(in: scratch, prefix: ".iapkg-read-\(CurrentProcess.id)-")
         let root = try DirectoryHandle.open(copy.path)
         var folders: Set<String> = []
         for path in manifest.files.map(\.path) + manifest.symlinks.map(\.path) {

@@ -93,7 +93,15 @@ class Published:
                     "    access_log off;\n    sendfile on;\n    client_body_temp_path %s/body;\n"
                     "    proxy_temp_path %s/proxy;\n    fastcgi_temp_path %s/fastcgi;\n    uwsgi_temp_path %s/uwsgi;\n"
                     "    scgi_temp_path %s/scgi;\n    include %s/site.conf;\n}\n" % ((prefix,) * 8))
+        # nginx's workers (nobody when the master runs as root) must reach the store: every folder
+        # above it gains search permission for others (a `mktemp -d` work folder is 0700).
         os.chmod(self.folder, 0o755)
+        parent = os.path.dirname(os.path.abspath(self.folder))
+        while parent != "/":
+            mode = os.stat(parent).st_mode
+            if not mode & 0o001:
+                os.chmod(parent, (mode & 0o7777) | 0o001)
+            parent = os.path.dirname(parent)
         process = subprocess.Popen(["nginx", "-p", prefix, "-c", os.path.join(prefix, "nginx.conf"),
                                     "-g", "daemon off;"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         for _ in range(100):

@@ -47,8 +47,8 @@
     }
 
     /// Whether a request was cancelled (by a pause or its task), set from any thread.
+    /// `@unchecked Sendable`: `value` is read and written only under `lock`.
     private final class CancelFlag: @unchecked Sendable {
-        // Safe to share: `value` is read and written only under `lock`.
         private let lock = ClientLock()
         private var value = false
 

@@ -113,8 +113,8 @@
         }
     }
 
-    /// One request and its receiver. The receiver is called only from the one task that runs the
-    /// request, one piece after the other: nothing else touches it, which keeps sharing it safe.
+    /// One request and its receiver. `@unchecked Sendable`: confined to the one task that runs the
+    /// request (`run()`), which calls the receiver one piece after the other; no other task touches it.
     private struct Receiver: @unchecked Sendable {
         let client: HTTPClient
         let request: HTTPClientRequest
@@ -133,8 +133,8 @@
     }
 
     /// The requests in flight, each by the closure that cancels it, to cancel on a pause.
+    /// `@unchecked Sendable`: `cancels` and `next` are read and written only under `lock`.
     final class RunningRequests: @unchecked Sendable {
-        // Safe to share: `cancels` and `next` are read and written only under `lock`.
         private let lock = ClientLock()
         private var cancels: [Int: @Sendable () -> Void] = [:]
         private var next = 0

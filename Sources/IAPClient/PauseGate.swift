@@ -9,7 +9,6 @@
 /// cancelled. `@unchecked Sendable`: `paused`, `cancelled` and `waiters` are read and written only
 /// under `lock`; `interrupt` is a constant `@Sendable` closure.
 final class PauseGate: @unchecked Sendable {
-    // Safe to share: `paused`, `cancelled` and `waiters` are read and written only under `lock`.
     private let lock = ClientLock()
     private var paused = false
     private var cancelled = false

@@ -31,7 +31,6 @@ public struct FetchProgress: Sendable, Equatable {
 /// Counts bytes and files for ``FetchProgress`` from every worker at once. `@unchecked Sendable`:
 /// every stored property but the constant `start` is read and written only under `lock`.
 final class ProgressMeter: @unchecked Sendable {
-    // Safe to share: every stored variable is read and written only under `lock`.
     private let lock = ClientLock()
     private var perFile: [String: UInt64] = [:]
     private var done: UInt64 = 0

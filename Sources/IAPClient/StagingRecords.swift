@@ -5,8 +5,8 @@
 #endif
 
 /// Creates the folders files go into, each once per run, from every worker at once.
+/// `@unchecked Sendable`: `made` is read and written only under `lock`.
 final class FolderMaker: @unchecked Sendable {
-    // Safe to share: `made` is read and written only under `lock`.
     private let lock = ClientLock()
     private var made = Set<String>()
 
@@ -27,8 +27,8 @@ final class FolderMaker: @unchecked Sendable {
 /// The files written by this run, to flush before the version becomes visible: their paths while
 /// they are few (each is flushed on its own), their number once they are many (the whole file
 /// system is flushed: `LocalFiles.flush`).
+/// `@unchecked Sendable`: `paths` and `count` are read and written only under `lock`.
 final class WrittenFiles: @unchecked Sendable {
-    // Safe to share: `paths` and `count` are read and written only under `lock`.
     private let lock = ClientLock()
     private var paths: [String] = []
     private var count = 0

@@ -61,26 +61,36 @@ package struct S3ObjectBucket: ObjectBucket {
         do { return try client.download(files: downloads, into: folder) } catch { throw Self.translate(error) }
     }
 
-    package func putContent(_ key: String, _ bytes: [UInt8], sha256: String, headers: ObjectHeaders) throws {
+    package func putContent(_ key: String, _ bytes: [UInt8], sha256: [UInt8], headers: ObjectHeaders) throws {
         var options = Self.options(headers, .none)
-        options.sha256Hex = sha256
+        options.sha256 = sha256
         do { _ = try client.put(store.key(key), bytes: bytes, options: options) } catch { throw Self.translate(error) }
     }
 
     package func startUpload(_ key: String, headers: ObjectHeaders) throws -> String {
-        do { return try client.createMultipartUpload(store.key(key), options: Self.options(headers, .none)) } catch {
+        do {
+            return try client.createMultipartUpload(
+                store.key(key), options: Self.options(headers, .none), partsCarrySHA256: true)
+        } catch {
             throw Self.translate(error)
         }
     }
 
-    package func uploadPart(_ key: String, upload id: String, number: Int, _ bytes: [UInt8]) throws -> String {
-        do { return try client.uploadPart(store.key(key), uploadID: id, number: number, bytes: bytes).etag } catch {
+    package func uploadPart(_ key: String, upload id: String, number: Int, _ bytes: [UInt8], sha256: [UInt8]) throws
+        -> UploadedObjectPart
+    {
+        do {
+            let part = try client.uploadPart(store.key(key), uploadID: id, number: number, bytes: bytes, sha256: sha256)
+            return UploadedObjectPart(etag: part.etag, sha256: sha256)
+        } catch {
             throw Self.translate(error)
         }
     }
 
-    package func completeUpload(_ key: String, upload id: String, parts: [String]) throws {
-        let numbered = parts.enumerated().map { S3UploadedPart(number: $0.offset + 1, etag: $0.element) }
+    package func completeUpload(_ key: String, upload id: String, parts: [UploadedObjectPart]) throws {
+        let numbered = parts.enumerated().map {
+            S3UploadedPart(number: $0.offset + 1, etag: $0.element.etag, sha256: $0.element.sha256)
+        }
         do { try client.completeMultipartUpload(store.key(key), uploadID: id, parts: numbered) } catch {
             throw Self.translate(error)
         }

@@ -6,7 +6,9 @@ package final class XarArchive: Sendable {
     /// The path the archive was opened from.
     package let path: String
     /// The archive file's size in bytes.
-    package let fileSize: UInt64
+    package var fileSize: UInt64 { openedStatus.size }
+    /// The archive file's status when it was opened (size, modification time…).
+    package let openedStatus: FileStatus
     /// The 28-byte header.
     package let header: XarHeader
     /// Where the heap starts: 28 + the declared compressed TOC length.
@@ -29,14 +31,14 @@ package final class XarArchive: Sendable {
     let dataOutsideFile: Set<HeapSpan>
 
     private init(
-        path: String, fileSize: UInt64, header: XarHeader, toc: XarTOC, findings: [Finding],
+        path: String, openedStatus: FileStatus, header: XarHeader, toc: XarTOC, findings: [Finding],
         limits: XarLimits, sharedData: [Int: Int], dataOutsideFile: Set<HeapSpan>, descriptor: FileDescriptor,
         signatureChecks: [XarSignatureCheck]
     ) {
         self.sharedData = sharedData
         self.dataOutsideFile = dataOutsideFile
         self.path = path
-        self.fileSize = fileSize
+        self.openedStatus = openedStatus
         self.header = header
         self.heapOffset = UInt64(header.headerSize) + header.tocCompressedLength
         self.toc = toc
@@ -49,7 +51,8 @@ package final class XarArchive: Sendable {
     /// Opens and checks the archive at `path`; throws when it is not a readable xar at all.
     package static func open(path: String, limits: XarLimits = .init()) throws(XarError) -> XarArchive {
         let descriptor = try xarIO("opening \(path)") { try FileDescriptor.openForReading(path) }
-        let fileSize = try xarIO("reading the size of \(path)") { try descriptor.size() }
+        let openedStatus = try xarIO("reading the size of \(path)") { try descriptor.status() }
+        let fileSize = openedStatus.size
         var headerBytes = try xarIO("reading \(path)") { try descriptor.read(count: XarHeader.byteCount, at: 0) }
         if headerBytes.count == XarHeader.byteCount {
             let declared = Int(headerBytes.uint16BE(at: 4))
@@ -77,9 +80,17 @@ package final class XarArchive: Sendable {
             findings.append(Rule.xarTocXml.finding(nil, "\(dropped) more findings were not listed"))
         }
         return XarArchive(
-            path: path, fileSize: fileSize, header: header, toc: result.toc, findings: findings,
+            path: path, openedStatus: openedStatus, header: header, toc: result.toc, findings: findings,
             limits: limits, sharedData: checker.sharedData, dataOutsideFile: checker.dataOutsideFile,
             descriptor: descriptor, signatureChecks: signing.checks)
+    }
+
+    /// Whether the file was written (or cut, or grown) since it was opened: its size or
+    /// modification time is not what it was then, or it cannot be read any more.
+    package var changedSinceOpened: Bool {
+        guard let now = try? descriptor.status() else { return true }
+        return now.size != openedStatus.size || now.modificationTime != openedStatus.modificationTime
+            || now.modificationNanoseconds != openedStatus.modificationNanoseconds
     }
 
     private static func checkHeader(
@@ -170,9 +181,12 @@ package final class XarArchive: Sendable {
     }
 
     /// A bounded, checking stream of `file`'s decoded bytes; `file` is one of ``toc``'s files (its
-    /// heap range was checked when the archive was opened).
-    package func dataStream(for file: XarFile, readAhead: Bool = true) throws(XarError) -> XarDataStream {
-        try XarDataStream(archive: self, file: file, readAhead: readAhead)
+    /// heap range was checked when the archive was opened). With `checkingDigests` false the TOC's
+    /// checksums are not computed: for a second read of bytes the caller holds to digests of its own.
+    package func dataStream(for file: XarFile, readAhead: Bool = true, checkingDigests: Bool = true) throws(XarError)
+        -> XarDataStream
+    {
+        try XarDataStream(archive: self, file: file, readAhead: readAhead, checkingDigests: checkingDigests)
     }
 
     /// All of `file`'s decoded bytes, checked; refuses entries larger than `maxBytes`.

@@ -48,8 +48,11 @@ package final class XarDataStream {
     private var failure: XarError?
 
     /// With `wanted` false a large entry is read on the caller's thread as it is consumed, in small
-    /// chunks, for a caller that decodes only its head.
-    init(archive: XarArchive, file: XarFile, readAhead wanted: Bool = true) throws(XarError) {
+    /// chunks, for a caller that decodes only its head. With `checkingDigests` false neither checksum
+    /// is computed (the caller holds the bytes to digests of its own).
+    init(archive: XarArchive, file: XarFile, readAhead wanted: Bool = true, checkingDigests: Bool = true)
+        throws(XarError)
+    {
         entry = file.path
         descriptor = archive.descriptor
         chunkSize = wanted ? Self.readChunk : Self.headChunk
@@ -76,8 +79,12 @@ package final class XarDataStream {
         size = data.size
         encoding = data.encoding
         decoder = try Self.decoder(for: data.encoding, entry: file.path)
-        archived = try Self.expect(data.archivedChecksum, "archived-checksum", Rule.xarArchivedChecksum, file.path)
-        extracted = try Self.expect(data.extractedChecksum, "extracted-checksum", Rule.xarExtractedChecksum, file.path)
+        archived =
+            checkingDigests
+            ? try Self.expect(data.archivedChecksum, "archived-checksum", Rule.xarArchivedChecksum, file.path) : nil
+        extracted =
+            checkingDigests
+            ? try Self.expect(data.extractedChecksum, "extracted-checksum", Rule.xarExtractedChecksum, file.path) : nil
         extractedIsArchived = data.encoding == .stored && archived?.hasher.algorithm == extracted?.hasher.algorithm
         if wanted && length >= Self.readAheadThreshold {
             readAhead = try? ReadAheadReader(

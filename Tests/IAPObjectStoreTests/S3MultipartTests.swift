@@ -48,6 +48,39 @@ struct S3MultipartTests {
         #expect(try client.listMultipartUploads(prefix: fixture.prefix).isEmpty)
     }
 
+    @Test func partsCarryingTheirSHA256JoinIntoTheObject() throws {
+        let fixture = try S3ServerFixture()
+        let client = try fixture.client()
+        let key = fixture.key("checksummed.bin")
+        let bytes = (0..<(11 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 37 >> 6) }
+        let pieces = [Array(bytes[..<(5 << 20)]), Array(bytes[(5 << 20)...])]
+        let uploadID = try client.createMultipartUpload(key, partsCarrySHA256: true)
+        let parts = try pieces.enumerated().reversed().map { index, piece in
+            try client.uploadPart(
+                key, uploadID: uploadID, number: index + 1, bytes: piece,
+                sha256: DigestHasher.digest(.sha256, of: piece))
+        }
+        #expect(parts.allSatisfy { $0.sha256?.count == 32 })
+        try client.completeMultipartUpload(key, uploadID: uploadID, parts: parts)
+        #expect(try client.get(key, maxBytes: 12 << 20).bytes == bytes)
+    }
+
+    @Test func aPartWhoseBytesAreNotItsSHA256IsRefused() throws {
+        let fixture = try S3ServerFixture()
+        let client = try fixture.client(attempts: 1)
+        let key = fixture.key("refused.bin")
+        let uploadID = try client.createMultipartUpload(key, partsCarrySHA256: true)
+        let validated = [UInt8](repeating: 1, count: 5 << 20)
+        let error = s3Error {
+            _ = try client.uploadPart(
+                key, uploadID: uploadID, number: 1, bytes: [UInt8](repeating: 2, count: 5 << 20),
+                sha256: DigestHasher.digest(.sha256, of: validated))
+        }
+        #expect(error != nil)
+        try client.abortMultipartUpload(key, uploadID: uploadID)
+        #expect(s3Error { _ = try client.head(key) }?.kind == .notFound)
+    }
+
     @Test func aConditionalMultipartUploadLosesToAnExistingObject() throws {
         let fixture = try S3ServerFixture()
         let client = try fixture.client()

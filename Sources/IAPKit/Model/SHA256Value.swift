@@ -19,6 +19,9 @@ struct SHA256Value: Equatable {
         }
     }
 
+    /// The 32 bytes.
+    var bytes: [UInt8] { withUnsafeBytes(of: words) { Array($0) } }
+
     /// The 64 lower-case hex digits.
     var hex: String {
         var out: [UInt8] = []

@@ -211,12 +211,3 @@ struct PackageContent {
     /// When hashing, one per entry (in `entries`' order): the SHA-256 of the bytes it carries.
     var digests: [ContentDigest] = []
 }
-
-/// The SHA-256 of the bytes an entry carried as validation decoded them, or nil when it carried
-/// none (folders, links, a file whose data was not decoded).
-struct ContentDigest {
-    var sha256: SHA256Value?
-
-    /// The digest `hasher` finishes, if there is one.
-    init(_ hasher: DigestHasher?) { sha256 = hasher.map { SHA256Value($0.finish()) } }
-}

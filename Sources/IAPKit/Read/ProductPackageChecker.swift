@@ -115,7 +115,7 @@ enum ProductPackageChecker {
                 var checksum = BomChecksum()
                 let isPlist = entry.components == ["ContentInfo.plist"]
                 var plist: [UInt8] = []
-                let hasher = hashing && carriesData ? DigestHasher(.sha256) : nil
+                let hasher = hashing && carriesData ? ContentHasher(size: item.size) : nil
                 if carriesData {
                     // Judged where the decoder left the bytes: no copy of the content.
                     while try reader.visitData({ piece in

@@ -81,7 +81,7 @@ enum TreePackageChecker {
                 {
                     content.findings.append(bomb)
                 } else if tooBig == nil {
-                    let hasher = hashing ? DigestHasher(.sha256) : nil
+                    let hasher = hashing ? ContentHasher(size: entry.size) : nil
                     decode(file, archive: archive, into: &entry, content: &content, buffer: buffer, hasher: hasher)
                     if hashing { content.digests.append(ContentDigest(hasher)) }
                 }
@@ -96,7 +96,7 @@ enum TreePackageChecker {
 
     private static func decode(
         _ file: XarFile, archive: XarArchive, into entry: inout ContentEntry,
-        content: inout PackageContent, buffer: UnsafeMutableRawBufferPointer, hasher: DigestHasher?
+        content: inout PackageContent, buffer: UnsafeMutableRawBufferPointer, hasher: ContentHasher?
     ) {
         let isPlist = entry.components == ["ContentInfo.plist"]
         var sniffer = ExecutableSniffer(fileSize: entry.size)

@@ -9,9 +9,12 @@ enum PackageContentReading {
     typealias Reader = (UnsafeMutableRawBufferPointer) throws -> Int
 
     /// Calls `body` with each entry's index and a reader of the bytes it carries (nil: none).
-    /// The Payload's root entry (no components) is passed over.
+    /// The Payload's root entry (no components) is passed over. With `checkingXarDigests` false the
+    /// TOC's checksums are not computed again: for a caller that holds every file to the digest
+    /// validation took of it.
     static func forEachEntry(
-        _ entries: [ContentEntry], archive: XarArchive, parts: PackageParts, _ body: (Int, Reader?) throws -> Void
+        _ entries: [ContentEntry], archive: XarArchive, parts: PackageParts, checkingXarDigests: Bool = true,
+        _ body: (Int, Reader?) throws -> Void
     ) throws {
         switch parts.shape {
         case .tree:
@@ -20,13 +23,13 @@ enum PackageContentReading {
                     try body(index, nil)
                     continue
                 }
-                let stream = try archive.dataStream(for: file)
+                let stream = try archive.dataStream(for: file, checkingDigests: checkingXarDigests)
                 try body(index) { buffer in try stream.read(into: buffer) }
             }
         case .product:
             guard let payload = parts.payload else { throw IAPKitError.failed("the package has no Payload") }
             let total = entries.reduce(UInt64(0)) { $0 &+ $1.size }
-            let stream = try archive.dataStream(for: payload)
+            let stream = try archive.dataStream(for: payload, checkingDigests: checkingXarDigests)
             let reader = try PayloadReader(
                 maxDecodedBytes: total &+ UInt64(entries.count) * CpioLimits.entryAllowance &+ CpioLimits.slackBytes,
                 decodingAhead: true

@@ -2,22 +2,34 @@ internal import IAPCrypto
 internal import IAPSystem
 internal import XMLKit
 
-/// The two digests a written body carries: MD5 in base64 for `Content-Md5`, which the store checks
-/// the bytes against, and SHA-256 in hex for `x-amz-content-sha256`, which the signature covers.
+/// The digests a written body carries, which the store checks the bytes against as they land:
+/// the MD5 for `Content-MD5`, or a SHA-256 known beforehand for `x-amz-checksum-sha256`; and the
+/// SHA-256 in hex for `x-amz-content-sha256`, which the signature covers.
 struct BodyDigests {
-    var md5: [UInt8]
+    /// The MD5, when the body was hashed here (nil: a SHA-256 known beforehand stands for it).
+    var md5: [UInt8]?
+    /// The SHA-256 the caller knew the body to have, sent as `x-amz-checksum-sha256`.
+    var checksumSHA256: [UInt8]?
     var sha256Hex: String
 
     /// The MD5 in base64, as `Content-MD5` takes it.
-    var md5Base64: String { String(decoding: Base64.encode(md5[...]), as: UTF8.self) }
+    var md5Base64: String? { md5.map { String(decoding: Base64.encode($0[...]), as: UTF8.self) } }
 
-    /// The ETag S3 gives an object written in one PUT of these bytes: the MD5 in hex, quoted.
-    var etag: String { "\"" + Hex.encode(md5) + "\"" }
+    /// The ETag S3 gives an object written in one PUT of these bytes: the MD5 in hex, quoted (nil:
+    /// not hashed here).
+    var etag: String? { md5.map { "\"" + Hex.encode($0) + "\"" } }
 
     /// The digests of `bytes`.
     init(_ bytes: [UInt8]) {
         md5 = DigestHasher.digest(.md5, of: bytes)
         sha256Hex = Hex.encode(DigestHasher.digest(.sha256, of: bytes))
+    }
+
+    /// A body known to hash to `sha256` (32 bytes), hashed by nobody here: the store checks it
+    /// against `x-amz-checksum-sha256` and the signature's payload hash, and refuses other bytes.
+    init(knownSHA256 sha256: [UInt8]) {
+        checksumSHA256 = sha256
+        sha256Hex = Hex.encode(sha256)
     }
 
     /// The MD5 of `bytes` only, for a body whose SHA-256 the signature leaves out
@@ -53,7 +65,12 @@ struct BodyDigests {
     }
 
     /// The headers and payload hash of a write with these digests.
-    var headers: [SignableRequest.Field] { [.init("Content-MD5", md5Base64)] }
+    var headers: [SignableRequest.Field] {
+        if let checksumSHA256 {
+            return [.init("x-amz-checksum-sha256", String(decoding: Base64.encode(checksumSHA256[...]), as: UTF8.self))]
+        }
+        return md5Base64.map { [.init("Content-MD5", $0)] } ?? []
+    }
 
     /// The ETag S3 gives an object joined from parts with these ETags: the MD5 of their MD5s, a
     /// dash and their count; nil when an ETag is not a quoted MD5.

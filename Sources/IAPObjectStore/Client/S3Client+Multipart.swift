@@ -3,15 +3,18 @@ internal import XMLKit
 
 extension S3Client {
     /// Starts a multipart upload to `key` with `options`' object headers; returns its upload ID.
-    /// (The condition applies at completion, not here.) When an earlier try's answer was lost, the
-    /// upload it may have started is aborted (`abortLostStarts`).
-    package func createMultipartUpload(_ key: String, options: S3PutOptions = S3PutOptions()) throws(S3Error) -> String
-    {
+    /// (The condition applies at completion, not here.) With `partsCarrySHA256`, every part must
+    /// carry its SHA-256 (`x-amz-checksum-algorithm: SHA256`; `uploadPart(_:uploadID:number:bytes:sha256:)`).
+    /// When an earlier try's answer was lost, the upload it may have started is aborted (`abortLostStarts`).
+    package func createMultipartUpload(
+        _ key: String, options: S3PutOptions = S3PutOptions(), partsCarrySHA256: Bool = false
+    ) throws(S3Error) -> String {
         let started = MonotonicClock.seconds()
+        let checksum: [SignableRequest.Field] = partsCarrySHA256 ? [.init("x-amz-checksum-algorithm", "SHA256")] : []
         let response = try send(
             Operation(
                 name: "CreateMultipartUpload", method: "POST", key: key, query: [.init("uploads", "")],
-                headers: options.objectHeaders))
+                headers: options.objectHeaders + checksum))
         let root = try document(
             response.body, named: "InitiateMultipartUploadResult", operation: "CreateMultipartUpload", key: key)
         guard let uploadID = root.child("UploadId")?.text, !uploadID.isEmpty else {
@@ -63,6 +66,19 @@ extension S3Client {
         try sendPart(key, uploadID: uploadID, number: number, body: .bytes(bytes), digests: BodyDigests(md5Of: bytes))
     }
 
+    /// Sends part `number` (1-10,000) of an upload started with `partsCarrySHA256`, from memory,
+    /// known to hash to `sha256` (32 bytes): sent as `x-amz-checksum-sha256` and as the signature's
+    /// payload hash, so the store refuses other bytes, and not hashed here. Returns the part's
+    /// number, ETag and checksum, as `completeMultipartUpload` needs them.
+    package func uploadPart(_ key: String, uploadID: String, number: Int, bytes: [UInt8], sha256: [UInt8])
+        throws(S3Error) -> S3UploadedPart
+    {
+        var part = try sendPart(
+            key, uploadID: uploadID, number: number, body: .bytes(bytes), digests: BodyDigests(knownSHA256: sha256))
+        part.sha256 = sha256
+        return part
+    }
+
     private func sendPart(_ key: String, uploadID: String, number: Int, body: HTTPBody, digests: BodyDigests)
         throws(S3Error) -> S3UploadedPart
     {
@@ -79,8 +95,12 @@ extension S3Client {
     package func completeMultipartUpload(
         _ key: String, uploadID: String, parts: [S3UploadedPart], condition: S3WriteCondition = .none
     ) throws(S3Error) -> String {
-        let list = parts.sorted { $0.number < $1.number }.map {
-            "<Part><PartNumber>\($0.number)</PartNumber><ETag>\(XMLEscaping.escape($0.etag))</ETag></Part>"
+        let list = parts.sorted { $0.number < $1.number }.map { part in
+            let checksum = part.sha256.map {
+                "<ChecksumSHA256>" + String(decoding: Base64.encode($0[...]), as: UTF8.self) + "</ChecksumSHA256>"
+            }
+            return
+                "<Part><PartNumber>\(part.number)</PartNumber>\(checksum ?? "")<ETag>\(XMLEscaping.escape(part.etag))</ETag></Part>"
         }
         let body = Array(
             ("<?xml version=\"1.0\" encoding=\"UTF-8\"?><CompleteMultipartUpload>" + list.joined()

@@ -32,17 +32,12 @@ extension S3Client {
     }
 
     /// Writes `bytes` at `key` under `options`' condition, with `Content-MD5` and the SHA-256 in the
-    /// signature, so the store refuses bytes that changed on the way. Returns the new ETag.
+    /// signature, so the store refuses bytes that changed on the way; with `options.sha256` (known
+    /// beforehand) that SHA-256 as `x-amz-checksum-sha256` instead, and the bytes are not hashed
+    /// here at all. Returns the new ETag.
     @discardableResult
     package func put(_ key: String, bytes: [UInt8], options: S3PutOptions = S3PutOptions()) throws(S3Error) -> String {
-        let digests = BodyDigests(bytes)
-        if let expected = options.sha256Hex, expected != digests.sha256Hex {
-            throw S3Error(
-                .integrityMismatch, operation: "PUT", bucket: bucket, key: key,
-                message:
-                    "the \(bytes.count) bytes to write do not have the SHA-256 expected (\(expected)); nothing was sent"
-            )
-        }
+        let digests = options.sha256.map(BodyDigests.init(knownSHA256:)) ?? BodyDigests(bytes)
         return try put(key, body: .bytes(bytes), digests: digests, options: options)
     }
 

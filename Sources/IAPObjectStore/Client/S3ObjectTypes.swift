@@ -48,19 +48,20 @@ package struct S3PutOptions: Sendable, Equatable {
     package var cacheControl: String?
     /// When the write may happen.
     package var condition: S3WriteCondition
-    /// The SHA-256 (hex) the bytes must have: a `put` from memory whose bytes differ sends nothing
-    /// and fails as an integrity mismatch (the signature carries the SHA-256, so the store checks it too).
-    package var sha256Hex: String?
+    /// The SHA-256 (32 bytes) the bytes are known to have, taken when they were first read: a `put`
+    /// from memory sends it as `x-amz-checksum-sha256` and as the signature's payload hash, without
+    /// hashing the bytes again, and the store refuses other bytes (`.integrityMismatch`).
+    package var sha256: [UInt8]?
 
     /// Options from their parts.
     package init(
         contentType: String? = nil, cacheControl: String? = nil, condition: S3WriteCondition = .none,
-        sha256Hex: String? = nil
+        sha256: [UInt8]? = nil
     ) {
         self.contentType = contentType
         self.cacheControl = cacheControl
         self.condition = condition
-        self.sha256Hex = sha256Hex
+        self.sha256 = sha256
     }
 
     /// The object headers as request headers (the condition left out).
@@ -109,11 +110,14 @@ package struct S3UploadedPart: Sendable, Equatable {
     package var number: Int
     /// The part's ETag, quoted.
     package var etag: String
+    /// The part's SHA-256 (32 bytes), for an upload started with `x-amz-checksum-algorithm: SHA256`.
+    package var sha256: [UInt8]?
 
-    /// A part from its number and ETag.
-    package init(number: Int, etag: String) {
+    /// A part from its number, ETag and (for a checksummed upload) SHA-256.
+    package init(number: Int, etag: String, sha256: [UInt8]? = nil) {
         self.number = number
         self.etag = etag
+        self.sha256 = sha256
     }
 }
 

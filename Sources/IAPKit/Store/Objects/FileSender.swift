@@ -1,11 +1,12 @@
-import IAPCrypto
 import IAPSystem
 
 /// Sends decoded files one after another into a bucket through an upload pipeline: a file up to
-/// `PackageObjectStreamer.partBytes` read whole into memory and sent in one PUT that carries its
-/// SHA-256, a larger one as a multipart upload of parts sent as they are read, its SHA-256
-/// checked before the upload is sealed. A file whose bytes are not those validation hashed, or
-/// not as many as declared, fails the publish and is never stored.
+/// `PackageObjectStreamer.partBytes` read whole into memory and sent in one PUT, a larger one as a
+/// multipart upload of parts sent as they are read. Each PUT and part carries the SHA-256 that
+/// validation took of those bytes (`ContentDigest`, its pieces for a large file), which the store
+/// checks them against as they land: bytes other than those validated are refused and never
+/// stored, and nothing is hashed here. A file with fewer or more bytes than declared fails the
+/// publish before anything of it is sent or sealed.
 struct FileSender {
     let bucket: any ObjectBucket
     /// Keys below the version: `<product>/<version>/`.
@@ -25,14 +26,14 @@ struct FileSender {
 
     /// Sends `entry` if it is a file (`read` gives its bytes; nil: it has none).
     mutating func send(
-        _ entry: ContentEntry, sha256: @autoclosure () throws -> SHA256Value, read: PackageContentReading.Reader?
+        _ entry: ContentEntry, digest: @autoclosure () throws -> ContentDigest, read: PackageContentReading.Reader?
     )
         throws
     {
         guard entry.kind == .file else { return }
         let key = prefix + entry.path
         if present[key] == entry.size { return }  // a rerun: landed before (the version's claim says same content)
-        let expected = try sha256()
+        let expected = try digest()
         let headers = ObjectHeaders(
             contentType: ObjectStoreLayout.contentType(of: entry.path), cacheControl: ObjectStoreLayout.immutable)
         let empty: PackageContentReading.Reader = { _ in 0 }
@@ -40,24 +41,33 @@ struct FileSender {
         guard entry.size > UInt64(PackageObjectStreamer.partBytes) else {
             let bytes = try Self.read(Int(entry.size), from: read, last: true, of: entry)
             let bucket = bucket
-            let hex = expected.hex
-            try pipeline.submit(bytes: bytes.count) { try bucket.putContent(key, bytes, sha256: hex, headers: headers) }
+            let sha256 = try Self.whole(expected, of: entry).bytes
+            try pipeline.submit(bytes: bytes.count) {
+                try bucket.putContent(key, bytes, sha256: sha256, headers: headers)
+            }
             return
+        }
+        let partBytes = UInt64(PackageObjectStreamer.partBytes)
+        guard expected.pieces.count == Int((entry.size + partBytes - 1) / partBytes) else {
+            throw PackageObjectStreamer.notRead(entry)
         }
         let upload = StreamedMultipartUpload(
             key: key, id: try bucket.startUpload(key, headers: headers), bucket: bucket)
         uploads.append(upload)
-        let hasher = DigestHasher(.sha256)
         var left = entry.size
-        while left > 0 {
-            let count = Int(min(UInt64(PackageObjectStreamer.partBytes), left))
+        for piece in expected.pieces {
+            let count = Int(min(partBytes, left))
             let part = try Self.read(count, from: read, last: UInt64(count) == left, of: entry)
-            hasher.update(part)
-            try upload.submitPart(part, to: pipeline)
+            try upload.submitPart(part, sha256: piece.bytes, to: pipeline)
             left -= UInt64(count)
         }
-        guard SHA256Value(hasher.finish()) == expected else { throw Self.changed(entry) }
         try upload.seal()
+    }
+
+    /// The SHA-256 validation took of the whole file.
+    private static func whole(_ digest: ContentDigest, of entry: ContentEntry) throws -> SHA256Value {
+        guard let sha256 = digest.sha256 else { throw PackageObjectStreamer.notRead(entry) }
+        return sha256
     }
 
     /// Exactly `count` bytes from `read`; when `last`, the file must end there.

@@ -26,19 +26,21 @@ package protocol ObjectBucket: Sendable {
     @discardableResult
     func download(_ files: [FileDownload], into folder: DirectoryHandle) throws -> [UInt64]
 
-    /// Writes `bytes` at `key` (no condition) if they hash to `sha256` (hex); nothing is sent when
-    /// they do not. The store checks them as they land.
-    func putContent(_ key: String, _ bytes: [UInt8], sha256: String, headers: ObjectHeaders) throws
+    /// Writes `bytes` at `key` (no condition); they are known to hash to `sha256` (32 bytes), and
+    /// the store checks them against it as they land, refusing any other bytes. Nothing hashes
+    /// them here.
+    func putContent(_ key: String, _ bytes: [UInt8], sha256: [UInt8], headers: ObjectHeaders) throws
 
-    /// Starts a multipart upload to `key`; returns its ID.
+    /// Starts a multipart upload to `key` whose parts each carry their SHA-256; returns its ID.
     func startUpload(_ key: String, headers: ObjectHeaders) throws -> String
 
-    /// Sends part `number` (1-10,000) of the upload `id` from memory, checked by the store as it
-    /// lands; returns the part's ETag.
-    func uploadPart(_ key: String, upload id: String, number: Int, _ bytes: [UInt8]) throws -> String
+    /// Sends part `number` (1-10,000) of the upload `id` from memory; its bytes are known to hash to
+    /// `sha256` (32 bytes), which the store checks them against as they land. Returns the part.
+    func uploadPart(_ key: String, upload id: String, number: Int, _ bytes: [UInt8], sha256: [UInt8]) throws
+        -> UploadedObjectPart
 
-    /// Joins the parts of the upload `id` (their ETags, in number order) into the object at `key`.
-    func completeUpload(_ key: String, upload id: String, parts: [String]) throws
+    /// Joins the parts of the upload `id` (in number order) into the object at `key`.
+    func completeUpload(_ key: String, upload id: String, parts: [UploadedObjectPart]) throws
 
     /// Abandons the upload `id`: the store drops its parts.
     func abortUpload(_ key: String, upload id: String) throws
@@ -137,4 +139,16 @@ package struct ObjectBucketConflict: Error, Sendable, CustomStringConvertible {
     package init(key: String) { self.key = key }
 
     package var description: String { "\(key) was changed by someone else meanwhile" }
+}
+
+/// A part of a multipart upload that landed: its ETag and the SHA-256 (32 bytes) the store checked
+/// it against, as the upload's completion lists them.
+package struct UploadedObjectPart: Sendable, Equatable {
+    package var etag: String
+    package var sha256: [UInt8]
+
+    package init(etag: String, sha256: [UInt8]) {
+        self.etag = etag
+        self.sha256 = sha256
+    }
 }

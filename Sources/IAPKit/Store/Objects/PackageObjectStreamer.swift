@@ -6,8 +6,9 @@ import XarKit
 /// on disk: each file decoded again from the xar heap (a tree package's own range, or the
 /// Payload's stream in order) into memory and sent while the next one is decoded, many requests
 /// in flight (`ObjectUploadPipeline`); a large file goes up as a multipart upload whose parts are
-/// sent as they are read. Every file is held to the SHA-256 validation took of its bytes, which
-/// its manifest lists: a file that decodes differently now is never stored.
+/// sent as they are read. Every PUT and part carries the SHA-256 validation took of its bytes
+/// (the file's, which its manifest lists, or the part's), and the store refuses other bytes: a
+/// file that decodes differently now is never stored, and nothing is hashed a second time.
 struct PackageObjectStreamer {
     /// The package, as validation left it.
     let archive: XarArchive
@@ -16,8 +17,9 @@ struct PackageObjectStreamer {
     /// Each entry's SHA-256, as validation decoded it.
     let digests: [ContentDigest]
 
-    /// Files up to this size go up in one PUT, larger ones in parts of this size.
-    static let partBytes = 8 << 20
+    /// Files up to this size go up in one PUT, larger ones in parts of this size: the pieces
+    /// validation hashed.
+    static let partBytes = ContentHasher.pieceBytes
     /// Requests in flight at once: small files are mostly waiting for the store's answer.
     static let requestsInFlight = 32
     /// Bytes decoded and not yet landed, at most (plus the file or part being read): three parts.
@@ -38,7 +40,7 @@ struct PackageObjectStreamer {
             case .file:
                 items.append(
                     StagedManifestItem(
-                        path: entry.path, sequence: sequence, size: entry.size, sha256: try digest(at: index),
+                        path: entry.path, sequence: sequence, size: entry.size, sha256: try digest(at: index).sha256,
                         target: nil))
             case .symlink:
                 guard let target = try resolver?.targetInsideContents(of: entry) else { continue }
@@ -56,8 +58,10 @@ struct PackageObjectStreamer {
         let pipeline = ObjectUploadPipeline(width: Self.requestsInFlight, byteBudget: Self.bytesInFlight)
         var sender = FileSender(bucket: bucket, prefix: prefix, present: present, pipeline: pipeline)
         do {
-            try PackageContentReading.forEachEntry(entries, archive: archive, parts: parts) { index, read in
-                try sender.send(entries[index], sha256: try digest(at: index), read: read)
+            // Every file is held to validation's digests by the store: the TOC's are not taken again.
+            try PackageContentReading.forEachEntry(entries, archive: archive, parts: parts, checkingXarDigests: false) {
+                index, read in
+                try sender.send(entries[index], digest: try digest(at: index), read: read)
             }
             try pipeline.finish()
         } catch {
@@ -66,17 +70,28 @@ struct PackageObjectStreamer {
             for upload in sender.uploads where !upload.isCompleted {
                 try? bucket.abortUpload(upload.key, upload: upload.id)
             }
-            throw error
+            // The store refused bytes other than those validated (S3: BadDigest; SeaweedFS: an
+            // internal error), or a file ended early: said plainly when the package changed.
+            throw archive.changedSinceOpened ? Self.changed(archive.path) : error
         }
     }
 
-    /// The SHA-256 validation took of entry `index`'s bytes (a file without data: the empty one's).
-    private func digest(at index: Int) throws -> SHA256Value {
-        if let sha256 = digests[index].sha256 { return sha256 }
-        guard entries[index].size == 0 else {
-            throw IAPKitError.failed(
-                "\(entries[index].rawPath): its bytes were not read when the package was validated")
-        }
-        return SHA256Value(DigestHasher.digest(.sha256, of: []))
+    /// The digest validation took of entry `index`'s bytes (a file without data: the empty one's).
+    private func digest(at index: Int) throws -> ContentDigest {
+        if digests[index].sha256 != nil { return digests[index] }
+        guard entries[index].size == 0 else { throw Self.notRead(entries[index]) }
+        return ContentDigest(sha256: SHA256Value(DigestHasher.digest(.sha256, of: [])))
+    }
+
+    /// A file whose bytes validation did not hash (so they cannot be held to anything).
+    static func notRead(_ entry: ContentEntry) -> IAPKitError {
+        .failed("\(entry.rawPath): its bytes were not read when the package was validated")
+    }
+
+    /// The package at `path` was written while it was published.
+    static func changed(_ path: String) -> IAPKitError {
+        .failed(
+            "\(path) changed while it was published: its bytes are no longer those validated, and no version was made of it; publish it again once it is whole"
+        )
     }
 }

@@ -5,14 +5,14 @@ import IAPSystem
 /// sealing it once every part is queued and the file's bytes are checked, or the worker of the
 /// last part to land). An upload never sealed is never completed; its publisher aborts it.
 ///
-/// `@unchecked Sendable`: `etags`, `pending` and `completed` are read and written only inside
+/// `@unchecked Sendable`: `landedParts`, `pending` and `completed` are read and written only inside
 /// `lock.withLock`; the rest is constant.
 final class StreamedMultipartUpload: @unchecked Sendable {
     let key: String
     let id: String
     let bucket: any ObjectBucket
     private let lock = ConditionLock()
-    private var etags: [String?] = []
+    private var landedParts: [UploadedObjectPart?] = []
     /// Parts queued and not yet landed, plus one until the producer seals the upload.
     private var pending = 1
     private var completed = false
@@ -27,16 +27,16 @@ final class StreamedMultipartUpload: @unchecked Sendable {
     /// Whether the object is complete in the store.
     var isCompleted: Bool { lock.withLock { completed } }
 
-    /// Queues the next part into `pipeline`.
-    func submitPart(_ bytes: [UInt8], to pipeline: ObjectUploadPipeline) throws {
+    /// Queues the next part, whose bytes hash to `sha256`, into `pipeline`.
+    func submitPart(_ bytes: [UInt8], sha256: [UInt8], to pipeline: ObjectUploadPipeline) throws {
         let number = lock.withLock {
-            etags.append(nil)
+            landedParts.append(nil)
             pending += 1
-            return etags.count
+            return landedParts.count
         }
         try pipeline.submit(bytes: bytes.count) { [self] in
-            let etag = try bucket.uploadPart(key, upload: id, number: number, bytes)
-            try landed { etags[number - 1] = etag }
+            let part = try bucket.uploadPart(key, upload: id, number: number, bytes, sha256: sha256)
+            try landed { landedParts[number - 1] = part }
         }
     }
 
@@ -45,10 +45,10 @@ final class StreamedMultipartUpload: @unchecked Sendable {
 
     /// Records a landing (`record`, under the lock); the last one completes the upload.
     private func landed(_ record: () -> Void) throws {
-        let parts: [String]? = lock.withLock {
+        let parts: [UploadedObjectPart]? = lock.withLock {
             record()
             pending -= 1
-            return pending == 0 ? etags.compactMap { $0 } : nil
+            return pending == 0 ? landedParts.compactMap { $0 } : nil
         }
         guard let parts else { return }
         try bucket.completeUpload(key, upload: id, parts: parts)

@@ -1,0 +1,64 @@
+import IAPCrypto
+
+/// The SHA-256 of a file's bytes as validation decodes them and, for a file larger than
+/// `pieceBytes`, of each `pieceBytes` piece too: the parts a publish to an object store sends,
+/// each then carrying the SHA-256 validation took of it for the store to check, so nothing is
+/// hashed a second time.
+final class ContentHasher {
+    /// The size of a piece, and of an object store's upload part.
+    static let pieceBytes = 8 << 20
+
+    private let whole = DigestHasher(.sha256)
+    /// The piece being hashed (nil: the file is one piece).
+    private var piece: DigestHasher?
+    private var pieceFill = 0
+    private var pieces: [SHA256Value] = []
+
+    /// A hasher for a file declared `size` bytes long.
+    init(size: UInt64) {
+        piece = size > UInt64(Self.pieceBytes) ? DigestHasher(.sha256) : nil
+    }
+
+    /// Hashes the next `bytes` of the file.
+    func update(_ bytes: UnsafeRawBufferPointer) {
+        whole.update(bytes)
+        guard var current = piece else { return }
+        var rest = bytes[...]
+        while !rest.isEmpty {
+            let taken = min(rest.count, Self.pieceBytes - pieceFill)
+            current.update(UnsafeRawBufferPointer(rebasing: rest.prefix(taken)))
+            pieceFill += taken
+            rest = rest.dropFirst(taken)
+            if pieceFill == Self.pieceBytes {
+                pieces.append(SHA256Value(current.finish()))
+                current = DigestHasher(.sha256)
+                pieceFill = 0
+            }
+        }
+        piece = current
+    }
+
+    /// The file's digest and its pieces' (the last piece may be short).
+    func finish() -> ContentDigest {
+        if let piece, pieceFill > 0 { pieces.append(SHA256Value(piece.finish())) }
+        return ContentDigest(sha256: SHA256Value(whole.finish()), pieces: pieces)
+    }
+}
+
+/// The SHA-256 of the bytes an entry carried as validation decoded them, or nil when it carried
+/// none (folders, links, a file whose data was not decoded); for a file larger than
+/// `ContentHasher.pieceBytes`, the SHA-256 of each such piece of it, in order.
+struct ContentDigest {
+    var sha256: SHA256Value?
+    var pieces: [SHA256Value] = []
+
+    /// The digest `hasher` finishes, if there is one.
+    init(_ hasher: ContentHasher?) {
+        if let hasher { self = hasher.finish() }
+    }
+
+    init(sha256: SHA256Value?, pieces: [SHA256Value] = []) {
+        self.sha256 = sha256
+        self.pieces = pieces
+    }
+}

@@ -1,0 +1,53 @@
+import IAPCrypto
+import Testing
+
+@testable import IAPKit
+
+/// Validation's digests of a file: the whole file's SHA-256 and, past one piece, each piece's,
+/// whatever sizes the decoder hands the bytes over in.
+@Suite struct ContentHasherTests {
+    static func digest(_ bytes: ArraySlice<UInt8>) -> SHA256Value {
+        SHA256Value(DigestHasher.digest(.sha256, of: Array(bytes)))
+    }
+
+    /// `bytes` fed in pieces of the given sizes, round and round.
+    static func hash(_ bytes: [UInt8], feeding sizes: [Int]) -> ContentDigest {
+        let hasher = ContentHasher(size: UInt64(bytes.count))
+        var offset = 0
+        var turn = 0
+        bytes.withUnsafeBytes { all in
+            while offset < all.count {
+                let count = min(sizes[turn % sizes.count], all.count - offset)
+                hasher.update(UnsafeRawBufferPointer(rebasing: all[offset..<(offset + count)]))
+                offset += count
+                turn += 1
+            }
+        }
+        return hasher.finish()
+    }
+
+    @Test func aLargeFileHasOneDigestPerPieceTheLastOneShort() {
+        let piece = ContentHasher.pieceBytes
+        let bytes = (0..<(2 * piece + 3)).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) }
+        for sizes in [[1 << 20], [65_537, 3], [piece + 1], [7, piece - 5]] {
+            let digest = Self.hash(bytes, feeding: sizes)
+            #expect(digest.sha256 == Self.digest(bytes[...]), "fed \(sizes)")
+            #expect(
+                digest.pieces == [
+                    Self.digest(bytes[..<piece]), Self.digest(bytes[piece..<(2 * piece)]),
+                    Self.digest(bytes[(2 * piece)...]),
+                ], "fed \(sizes)")
+        }
+    }
+
+    @Test func aFileOfOnePieceOrLessHasNoPieceDigests() {
+        for count in [0, 1, ContentHasher.pieceBytes] {
+            let bytes = [UInt8](repeating: 0x5A, count: count)
+            let digest = Self.hash(bytes, feeding: [1 << 20])
+            #expect(digest.sha256 == Self.digest(bytes[...]))
+            #expect(digest.pieces.isEmpty)
+        }
+        let exactlyTwo = [UInt8](repeating: 7, count: 2 * ContentHasher.pieceBytes)
+        #expect(Self.hash(exactlyTwo, feeding: [1 << 20]).pieces.count == 2)
+    }
+}

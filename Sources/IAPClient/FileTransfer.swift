@@ -16,6 +16,9 @@ struct FileTransfer {
     let url: URL
     /// Where the bytes go; beside it, `part + ".validator"` keeps the ETag or Last-Modified.
     let part: String
+    /// When given (a small file), the bytes are kept here instead of written to `part`: the
+    /// caller writes them once they are verified.
+    var collected: CollectedBytes? = nil
 
     private var validatorPath: String { part + ".validator" }
     /// Files from this size on keep a validator and are resumed; smaller ones are fetched again whole.
@@ -100,8 +103,9 @@ struct FileTransfer {
             if let validator = received.validator, !validator.isEmpty { headers["If-Range"] = validator }
             if start > 0 { received.joined = true }
         }
-        let sink = try PartSink(path: part, keep: start)
-        defer { sink.close() }
+        let collected = collected
+        let sink = collected == nil ? try PartSink(path: part, keep: start) : nil
+        defer { sink?.close() }
         let (size, path, meter, validatorPath) = (file.size, file.path, transfers.meter, validatorPath)
         let gate = transfers.gate
         _ = try await transfers.http.get(url, headers: headers, small: size < Self.resumableSize) { event in
@@ -114,14 +118,16 @@ struct FileTransfer {
                     break
                 case 200:
                     if start > 0 {
-                        try sink.truncate()
+                        try sink?.truncate()
+                        collected?.bytes.removeAll()
                         received.have = 0
                         received.hasher = SHA256Stream()
                         received.joined = false
                         meter.set(path, to: 0)
                     }
                 case 206, 416:
-                    try sink.truncate()
+                    try sink?.truncate()
+                    collected?.bytes.removeAll()
                     received.have = 0
                     received.hasher = SHA256Stream()
                     meter.set(path, to: 0)
@@ -139,7 +145,7 @@ struct FileTransfer {
                 guard received.have + UInt64(piece.count) <= size else {
                     throw FetchError.refused(path, "the server sends more than the manifest's \(size) bytes")
                 }
-                try sink.write(piece)
+                if let collected { collected.bytes.append(contentsOf: piece) } else { try sink?.write(piece) }
                 received.hasher.update(piece)
                 received.have += UInt64(piece.count)
                 meter.received(path, piece.count)
@@ -203,5 +209,29 @@ struct FileTransfer {
     static func validator(_ response: ResponseHead) -> String {
         if let etag = response.value(forHTTPHeaderField: "ETag"), !etag.hasPrefix("W/") { return etag }
         return response.value(forHTTPHeaderField: "Last-Modified") ?? ""
+    }
+}
+
+/// A small file's bytes as they arrive, kept in memory until they are verified and written.
+/// `@unchecked Sendable`: filled by one request's receiver, one piece after the other, and read
+/// by the task that awaited that request only once it has ended.
+final class CollectedBytes: @unchecked Sendable {
+    var bytes: [UInt8] = []
+
+    init(capacity: UInt64) { bytes.reserveCapacity(Int(capacity)) }
+}
+
+extension PartSink {
+    /// Writes `bytes` as the whole of the file at `path` (created, or emptied first).
+    static func write(_ bytes: [UInt8], to path: String) throws(FetchError) {
+        let sink = try PartSink(path: path, keep: 0)
+        defer { sink.close() }
+        do {
+            try bytes.withUnsafeBytes { try sink.write($0) }
+        } catch let error as FetchError {
+            throw error
+        } catch {
+            throw .local(path, "cannot be written (\(error))")
+        }
     }
 }

@@ -138,15 +138,23 @@ struct VersionAssembly {
     /// Fetches each group (the files sharing one SHA-256), `parallelDownloads` at a time, and puts
     /// its files in the staging folder. With AsyncHTTPClient the group's own task runs on the event
     /// loop, as the small files' tasks do: a file done and the next one started are then two jobs on
-    /// the thread that reads the sockets, never a wake-up of another thread.
+    /// the thread that reads the sockets, never a wake-up of another thread; a small file's bytes,
+    /// once verified, are written by a `StagingWriter` on a thread of its own.
     private func fetch(_ groups: [Group], version: String, folder: ContentFolder, staging: Staging)
         async throws(FetchError)
     {
         do {
             #if canImport(AsyncHTTPClient)
-                try await withTaskExecutorPreference(transfers.http.taskExecutor) {
-                    try await fetchAll(groups, version: version, folder: folder, staging: staging)
+                let writer = StagingWriter()
+                do {
+                    try await withTaskExecutorPreference(transfers.http.taskExecutor) {
+                        try await fetchAll(groups, version: version, folder: folder, staging: staging, writer: writer)
+                    }
+                } catch {
+                    try? writer.finish()
+                    throw error
                 }
+                try writer.finish()
             #else
                 try await fetchAll(groups, version: version, folder: folder, staging: staging)
             #endif
@@ -160,7 +168,9 @@ struct VersionAssembly {
     /// The task group of ``fetch(_:version:folder:staging:)``: small files on the event loop (no
     /// hand-off between threads), large ones on the task pool, where hashing and writing go on
     /// while the loop reads.
-    private func fetchAll(_ groups: [Group], version: String, folder: ContentFolder, staging: Staging) async throws {
+    private func fetchAll(
+        _ groups: [Group], version: String, folder: ContentFolder, staging: Staging, writer: StagingWriter? = nil
+    ) async throws {
         let width = max(1, updater.parallelDownloads)
         // The version's URL once; each file's path appended to it in one step (its components
         // percent-encoded as one by one, without parsing the whole URL again for each).
@@ -174,12 +184,24 @@ struct VersionAssembly {
                 let work: @Sendable () async throws -> Void = {
                     let first = files[0]
                     let part = try staging.destination(of: first, parts: folder.parts)
-                    try await FileTransfer(
+                    var transfer = FileTransfer(
                         transfers: transfers, file: first, url: versionURL.appendingPathComponent(first.path),
-                        part: part
-                    ).run()
-                    try staging.place(part, as: files)
-                    for _ in files { transfers.meter.fileDone() }
+                        part: part)
+                    let collected =
+                        writer != nil && first.size < FileTransfer.resumableSize
+                        ? CollectedBytes(capacity: first.size) : nil
+                    transfer.collected = collected
+                    try await transfer.run()
+                    let place: @Sendable () throws -> Void = {
+                        if let bytes = collected?.bytes { try PartSink.write(bytes, to: part) }
+                        try staging.place(part, as: files)
+                        for _ in files { transfers.meter.fileDone() }
+                    }
+                    if let writer, let collected {
+                        try writer.submit(bytes: collected.bytes.count, place)
+                    } else {
+                        try place()
+                    }
                 }
                 #if canImport(AsyncHTTPClient)
                     let small = files[0].size < FileTransfer.resumableSize

@@ -14,14 +14,26 @@
 /// on Linux; swift-crypto's, CryptoKit's API, on Apple platforms.
 struct SHA256Stream {
     #if os(Linux)
-        private var hasher = DigestHasher(.sha256)
+        private var hasher: DigestHasher?
+        private var background: BackgroundSHA256?
+
+        /// A stream hashing as it is fed; with `background`, on a thread of its own
+        /// (``BackgroundSHA256``: for a large download, hashed while the next pieces arrive).
+        init(background: Bool = false) {
+            if background { self.background = BackgroundSHA256() } else { hasher = DigestHasher(.sha256) }
+        }
 
         /// Feeds `bytes` into the digest.
-        mutating func update(_ bytes: UnsafeRawBufferPointer) { hasher.update(bytes) }
+        mutating func update(_ bytes: UnsafeRawBufferPointer) {
+            if let background { background.update(bytes) } else { hasher?.update(bytes) }
+        }
 
         /// The digest as lowercase hex; the stream must not be fed afterwards.
-        func finishHex() -> String { Digests.hex(hasher.finish()) }
+        func finishHex() -> String { Digests.hex(background?.finish() ?? hasher?.finish() ?? []) }
     #else
+        /// A stream hashing as it is fed (`background` is for Linux's OpenSSL-backed stream).
+        init(background: Bool = false) {}
+
         private var hasher = SHA256()
 
         /// Feeds `bytes` into the digest.

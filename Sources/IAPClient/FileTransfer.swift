@@ -33,10 +33,19 @@ struct FileTransfer {
         static let rangeSize: UInt64 = 8 << 20
     #endif
 
+    /// Files from this size on are hashed on a thread of their own while they arrive.
+    static let backgroundHashSize: UInt64 = 4 << 20
+
     /// What has been received of the part, across requests.
     private final class Received {
         var have: UInt64 = 0
-        var hasher = SHA256Stream()
+        var hasher: SHA256Stream
+        init(size: UInt64) { hasher = Self.newHasher(size) }
+
+        /// A digest for a file of `size` bytes, from its first byte.
+        static func newHasher(_ size: UInt64) -> SHA256Stream {
+            SHA256Stream(background: size >= FileTransfer.backgroundHashSize)
+        }
         var validator: String?
         /// True when the bytes come from more than one answer (a resume, several ranges).
         var joined = false
@@ -68,7 +77,7 @@ struct FileTransfer {
     /// Brings the part to the manifest's size; returns whether its bytes were joined from several
     /// answers, and their SHA-256.
     private func fetch() async throws(FetchError) -> (joined: Bool, digest: String) {
-        let received = Received()
+        let received = Received(size: file.size)
         // A small file is never resumed: it is written from its start (no status call for it).
         received.have = file.size >= Self.resumableSize ? partSize() : 0
         if received.have > file.size { removePart() }
@@ -121,7 +130,7 @@ struct FileTransfer {
                         try sink?.truncate()
                         collected?.bytes.removeAll()
                         received.have = 0
-                        received.hasher = SHA256Stream()
+                        received.hasher = Received.newHasher(size)
                         received.joined = false
                         meter.set(path, to: 0)
                     }
@@ -129,7 +138,7 @@ struct FileTransfer {
                     try sink?.truncate()
                     collected?.bytes.removeAll()
                     received.have = 0
-                    received.hasher = SHA256Stream()
+                    received.hasher = Received.newHasher(size)
                     meter.set(path, to: 0)
                     throw StatusError(status: 503)
                 default:

@@ -1,3 +1,10 @@
+/// Where a small file's verified bytes are written from, away from the thread that reads the
+/// answers (``StagingWriter`` where AsyncHTTPClient reads them on its event loop).
+protocol SmallFileWriting: Sendable {
+    /// Queues `job`, which writes `bytes` bytes; throws the first failure of an earlier one.
+    func submit(bytes: Int, _ job: @escaping @Sendable () throws -> Void) throws
+}
+
 #if canImport(AsyncHTTPClient)
     import IAPSystem
 
@@ -8,7 +15,7 @@
     /// write and throws the first failure, after which the writes still queued are dropped.
     ///
     /// `@unchecked Sendable`: every mutable field is read and written only inside `lock.withLock`.
-    final class StagingWriter: @unchecked Sendable {
+    final class StagingWriter: SmallFileWriting, @unchecked Sendable {
         /// One write (and what follows it: links to the file's twins).
         typealias Job = @Sendable () throws -> Void
 

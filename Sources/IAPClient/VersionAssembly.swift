@@ -169,7 +169,8 @@ struct VersionAssembly {
     /// hand-off between threads), large ones on the task pool, where hashing and writing go on
     /// while the loop reads.
     private func fetchAll(
-        _ groups: [Group], version: String, folder: ContentFolder, staging: Staging, writer: StagingWriter? = nil
+        _ groups: [Group], version: String, folder: ContentFolder, staging: Staging,
+        writer: (any SmallFileWriting)? = nil
     ) async throws {
         let width = max(1, updater.parallelDownloads)
         // The version's URL once; each file's path appended to it in one step (its components

@@ -2,13 +2,13 @@
     import IAPCrypto
     import IAPSystem
 
-    /// A SHA-256 taken on a thread of its own: `update` copies the bytes into 1 MiB chunks that the
+    /// A SHA-256 taken on a thread of its own: `update` copies the bytes into 256 KiB chunks that the
     /// thread hashes (at most `chunksInFlight` waiting, their buffers used again), so a large
     /// download is hashed while its next pieces are received and written rather than between them.
     /// `finish` hands over the last chunk and waits for the digest. Without a thread (the system has
     /// none to give) the bytes are hashed in `update` itself.
     final class BackgroundSHA256 {
-        static let chunkBytes = 1 << 20
+        static let chunkBytes = 256 << 10
         static let chunksInFlight = 4
 
         /// What the producer and the thread share. `@unchecked Sendable`: `queue`, `spare`, `closed`

@@ -1,109 +1,64 @@
 #if os(Linux)
     import IAPCrypto
-    import IAPSystem
 
-    /// A SHA-256 taken on a thread of its own: `update` copies the bytes into 256 KiB chunks that the
-    /// thread hashes (at most `chunksInFlight` waiting, their buffers used again), so a large
+    /// A SHA-256 taken on a thread of its own (`BackgroundJobs`): `update` copies the bytes into
+    /// 256 KiB chunks that the thread hashes in order, at most four of them waiting, so a large
     /// download is hashed while its next pieces are received and written rather than between them.
-    /// `finish` hands over the last chunk and waits for the digest. Without a thread (the system has
-    /// none to give) the bytes are hashed in `update` itself.
+    /// A hashed chunk's buffer is used again (a fresh 256 KiB buffer costs a page fault every 4 KiB).
+    /// `finish` hands over the last chunk and waits for the digest.
     final class BackgroundSHA256 {
         static let chunkBytes = 256 << 10
-        static let chunksInFlight = 4
 
-        /// What the producer and the thread share. `@unchecked Sendable`: `queue`, `spare`, `closed`
-        /// and `digest` are read and written only inside `lock.withLock`; `hasher` is used by the
-        /// thread alone while it runs (by the producer only when there is no thread).
-        private final class Shared: @unchecked Sendable {
-            let lock = ConditionLock()
+        /// A chunk's buffer, passed to the thread and back without copying its bytes.
+        /// `@unchecked Sendable`: filled by the producer, then read by the one job it is handed to,
+        /// then emptied by the producer once the job gave it back.
+        private final class Chunk: @unchecked Sendable {
+            var bytes: [UInt8] = []
+            init() { bytes.reserveCapacity(BackgroundSHA256.chunkBytes) }
+        }
+
+        /// The digest being taken and the buffers hashed. `@unchecked Sendable`: `hasher` is used by
+        /// the jobs' one thread, one job after the other, and by `finish` only once that thread has
+        /// ended; `spare` is read and written only under `lock`.
+        private final class Digest: @unchecked Sendable {
             let hasher = DigestHasher(.sha256)
-            var queue: [[UInt8]] = []
-            var spare: [[UInt8]] = []
-            var closed = false
-            var digest: [UInt8]?
+            let lock = ClientLock()
+            var spare: [Chunk] = []
         }
 
-        private let shared = Shared()
-        private var chunk: [UInt8] = []
-        private let threadRuns: Bool
-
-        init() {
-            chunk.reserveCapacity(Self.chunkBytes)
-            let shared = shared
-            do {
-                try BackgroundThread.start { Self.work(shared) }
-                threadRuns = true
-            } catch {
-                threadRuns = false
-            }
-        }
+        private let digest = Digest()
+        private let jobs = BackgroundJobs(byteBudget: 4 * chunkBytes)
+        private var chunk = Chunk()
 
         /// An abandoned digest (a download started again) lets its thread end.
-        deinit {
-            let shared = shared
-            shared.lock.withLock {
-                shared.closed = true
-                shared.lock.broadcast()
-            }
-        }
+        deinit { try? jobs.finish() }
 
         /// Feeds `bytes` into the digest.
         func update(_ bytes: UnsafeRawBufferPointer) {
-            guard threadRuns else { return shared.hasher.update(bytes) }
             var rest = bytes[...]
             while !rest.isEmpty {
-                let taken = min(rest.count, Self.chunkBytes - chunk.count)
-                chunk.append(contentsOf: rest.prefix(taken))
+                let taken = min(rest.count, Self.chunkBytes - chunk.bytes.count)
+                chunk.bytes.append(contentsOf: rest.prefix(taken))
                 rest = rest.dropFirst(taken)
-                if chunk.count == Self.chunkBytes { handOver() }
+                if chunk.bytes.count == Self.chunkBytes { handOver() }
             }
         }
 
         /// The digest of every byte fed; nothing may be fed afterwards.
         func finish() -> [UInt8] {
-            guard threadRuns else { return shared.hasher.finish() }
-            if !chunk.isEmpty { handOver() }
-            let shared = shared
-            return shared.lock.withLock {
-                shared.closed = true
-                shared.lock.broadcast()
-                while shared.digest == nil { shared.lock.wait() }
-                return shared.digest ?? []
-            }
+            if !chunk.bytes.isEmpty { handOver() }
+            try? jobs.finish()  // hashing throws nothing
+            return digest.hasher.finish()
         }
 
-        /// Queues the full chunk for the thread and takes a spare buffer for the next one (under the
-        /// lock, so the thread always holds the only reference to a chunk it hashes).
+        /// Queues the full chunk for the thread and starts the next one in a spare buffer.
         private func handOver() {
-            let shared = shared
-            shared.lock.withLock {
-                while shared.queue.count >= Self.chunksInFlight { shared.lock.wait() }
-                shared.queue.append(chunk)
-                chunk = shared.spare.popLast() ?? []
-                shared.lock.broadcast()
-            }
-            if chunk.capacity < Self.chunkBytes { chunk.reserveCapacity(Self.chunkBytes) }
-        }
-
-        /// The thread: hashes the chunks in order, then gives the digest once the producer is done.
-        private static func work(_ shared: Shared) {
-            while true {
-                let next: [UInt8]? = shared.lock.withLock {
-                    while shared.queue.isEmpty && !shared.closed { shared.lock.wait() }
-                    return shared.queue.isEmpty ? nil : shared.queue.removeFirst()
-                }
-                guard var next else { break }
-                next.withUnsafeBytes { shared.hasher.update($0) }
-                next.removeAll(keepingCapacity: true)
-                shared.lock.withLock {
-                    if shared.spare.count < chunksInFlight { shared.spare.append(next) }
-                    shared.lock.broadcast()
-                }
-            }
-            let digest = shared.hasher.finish()
-            shared.lock.withLock {
-                shared.digest = digest
-                shared.lock.broadcast()
+            let (full, digest) = (chunk, digest)
+            chunk = digest.lock.withLock { digest.spare.popLast() } ?? Chunk()
+            chunk.bytes.removeAll(keepingCapacity: true)
+            try? jobs.submit(bytes: full.bytes.count) {
+                full.bytes.withUnsafeBytes { digest.hasher.update($0) }
+                digest.lock.withLock { digest.spare.append(full) }
             }
         }
     }

@@ -139,13 +139,13 @@ struct VersionAssembly {
     /// its files in the staging folder. With AsyncHTTPClient the group's own task runs on the event
     /// loop, as the small files' tasks do: a file done and the next one started are then two jobs on
     /// the thread that reads the sockets, never a wake-up of another thread; a small file's bytes,
-    /// once verified, are written by a `StagingWriter` on a thread of its own.
+    /// once verified, are written on a thread of its own (`BackgroundJobs`, at most 8 MiB waiting).
     private func fetch(_ groups: [Group], version: String, folder: ContentFolder, staging: Staging)
         async throws(FetchError)
     {
         do {
             #if canImport(AsyncHTTPClient)
-                let writer = StagingWriter()
+                let writer = BackgroundJobs(byteBudget: 8 << 20)
                 do {
                     try await withTaskExecutorPreference(transfers.http.taskExecutor) {
                         try await fetchAll(groups, version: version, folder: folder, staging: staging, writer: writer)

@@ -32,13 +32,6 @@ struct BodyDigests {
         sha256Hex = Hex.encode(sha256)
     }
 
-    /// The MD5 of `bytes` only, for a body whose SHA-256 the signature leaves out
-    /// (`UNSIGNED-PAYLOAD`): the store still checks the bytes against `Content-MD5`.
-    init(md5Of bytes: [UInt8]) {
-        md5 = DigestHasher.digest(.md5, of: bytes)
-        sha256Hex = SigV4Signer.unsignedPayload
-    }
-
     /// The digests of `length` bytes of `file` from `offset`, read once in 1 MiB pieces.
     init(file: FileDescriptor, offset: UInt64, length: UInt64) throws(SystemError) {
         let md5Hasher = DigestHasher(.md5)

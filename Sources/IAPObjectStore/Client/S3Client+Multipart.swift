@@ -56,16 +56,6 @@ extension S3Client {
         )
     }
 
-    /// Sends part `number` (1-10,000) from memory, with its own `Content-MD5` so the store checks it;
-    /// its SHA-256 is left out of the signature (`UNSIGNED-PAYLOAD`): the caller holds the bytes to
-    /// a digest of its own, and one hash less per byte is a third of a large publish's hashing.
-    /// Returns the part's number and ETag.
-    package func uploadPart(_ key: String, uploadID: String, number: Int, bytes: [UInt8]) throws(S3Error)
-        -> S3UploadedPart
-    {
-        try sendPart(key, uploadID: uploadID, number: number, body: .bytes(bytes), digests: BodyDigests(md5Of: bytes))
-    }
-
     /// Sends part `number` (1-10,000) of an upload started with `partsCarrySHA256`, from memory,
     /// known to hash to `sha256` (32 bytes): sent as `x-amz-checksum-sha256` and as the signature's
     /// payload hash, so the store refuses other bytes, and not hashed here. Returns the part's

@@ -1,26 +1,27 @@
 /// Where a small file's verified bytes are written from, away from the thread that reads the
-/// answers (``StagingWriter`` where AsyncHTTPClient reads them on its event loop).
+/// answers (``BackgroundJobs`` where AsyncHTTPClient reads them on its event loop).
 protocol SmallFileWriting: Sendable {
     /// Queues `job`, which writes `bytes` bytes; throws the first failure of an earlier one.
     func submit(bytes: Int, _ job: @escaping @Sendable () throws -> Void) throws
 }
 
-#if canImport(AsyncHTTPClient)
+#if os(Linux)
     import IAPSystem
 
-    /// Small files written on a thread of their own while the event loop reads the next answers:
-    /// creating a file is most of what a small file costs (ext4's inode allocation), and on the
-    /// loop it would hold up every connection. `submit` waits while `byteBudget` bytes wait to be
-    /// written (the disk slower than the network slows the reading down); `finish` waits for every
-    /// write and throws the first failure, after which the writes still queued are dropped.
+    /// Jobs run in order on one thread of their own, while the caller goes on: small files written
+    /// while the event loop reads the next answers (creating a file is most of what a small file
+    /// costs, ext4's inode allocation, and on the loop it would hold up every connection), and a
+    /// large download's SHA-256 (`BackgroundSHA256`). `submit` waits while `byteBudget` bytes are
+    /// queued (the disk or the hash slower than the network slows the reading down); `finish` waits
+    /// for every job and throws the first failure, after which the jobs still queued are dropped.
     ///
     /// `@unchecked Sendable`: every mutable field is read and written only inside `lock.withLock`.
-    final class StagingWriter: SmallFileWriting, @unchecked Sendable {
-        /// One write (and what follows it: links to the file's twins).
+    final class BackgroundJobs: SmallFileWriting, @unchecked Sendable {
+        /// One job (a write and what follows it: links to the file's twins; a chunk to hash).
         typealias Job = @Sendable () throws -> Void
 
-        /// Bytes queued at most (a single larger write is let through alone).
-        static let byteBudget = 8 << 20
+        /// Bytes queued at most (a single larger job is let through alone).
+        let byteBudget: Int
 
         private let lock = ConditionLock()
         private var queue: [(bytes: Int, job: Job)] = []
@@ -30,8 +31,10 @@ protocol SmallFileWriting: Sendable {
         private var threadRuns = false
         private var failure: (any Error)?
 
-        /// A writer with its thread; without one (the system has none to give), `submit` writes at once.
-        init() {
+        /// A queue of at most `byteBudget` bytes, with its thread; without one (the system has none
+        /// to give), `submit` runs each job at once.
+        init(byteBudget: Int) {
+            self.byteBudget = byteBudget
             lock.withLock { threadRuns = true }
             do {
                 try BackgroundThread.start { [self] in work() }
@@ -40,11 +43,11 @@ protocol SmallFileWriting: Sendable {
             }
         }
 
-        /// Queues `job`, which writes `bytes` bytes; waits while the budget is spent. Throws the
-        /// first failure of an earlier write.
+        /// Queues `job`, which holds `bytes` bytes; waits while the budget is spent. Throws the
+        /// first failure of an earlier job.
         func submit(bytes: Int, _ job: @escaping Job) throws {
             let runHere = try lock.withLock { () throws -> Bool in
-                while threadRuns, failure == nil, queuedBytes > 0, queuedBytes + bytes > Self.byteBudget {
+                while threadRuns, failure == nil, queuedBytes > 0, queuedBytes + bytes > byteBudget {
                     lock.wait()
                 }
                 if let failure { throw failure }
@@ -57,7 +60,7 @@ protocol SmallFileWriting: Sendable {
             if runHere { try job() }
         }
 
-        /// Waits until every queued write ran and the thread ended; throws the first failure.
+        /// Waits until every queued job ran and the thread ended; throws the first failure.
         func finish() throws {
             try lock.withLock {
                 closed = true
@@ -84,7 +87,7 @@ protocol SmallFileWriting: Sendable {
             }
         }
 
-        /// The next write, or nil once the writer is finished and nothing is queued.
+        /// The next job, or nil once the queue is finished and nothing is queued.
         private func next() -> (bytes: Int, job: Job)? {
             lock.withLock {
                 while queueStart == queue.count {

@@ -1,13 +1,13 @@
-#if canImport(AsyncHTTPClient)
+#if os(Linux)
     import Foundation
     import Testing
 
     @testable import IAPClient
 
-    /// Small files' writes on the writer's thread: all of them run, in order, before `finish`
-    /// returns; the first failure comes back from `finish` (and from the next `submit`), and the
-    /// writes still queued then are dropped.
-    @Suite struct StagingWriterTests {
+    /// Jobs on the queue's thread (small files' writes, chunks to hash): all of them run, in order,
+    /// before `finish` returns; the first failure comes back from `finish` (and from the next
+    /// `submit`), and the jobs still queued then are dropped.
+    @Suite struct BackgroundJobsTests {
         /// Records what ran, from the writer's thread.
         final class Log: @unchecked Sendable {
             private let lock = NSLock()
@@ -19,18 +19,18 @@
         struct Failed: Error, Equatable { let number: Int }
 
         @Test func everyWriteRunsInOrderBeforeFinishReturns() throws {
-            let writer = StagingWriter()
+            let writer = BackgroundJobs(byteBudget: 8 << 20)
             let log = Log()
             // More bytes than the budget: submit waits for room rather than failing or holding it all.
             for number in 0..<500 {
-                try writer.submit(bytes: StagingWriter.byteBudget / 100) { log.add(number) }
+                try writer.submit(bytes: writer.byteBudget / 100) { log.add(number) }
             }
             try writer.finish()
             #expect(log.all == Array(0..<500))
         }
 
         @Test func theFirstFailureIsThrownAndLaterWritesAreDropped() throws {
-            let writer = StagingWriter()
+            let writer = BackgroundJobs(byteBudget: 8 << 20)
             let log = Log()
             let gate = DispatchSemaphore(value: 0)
             try writer.submit(bytes: 1) {

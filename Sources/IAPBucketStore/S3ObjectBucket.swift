@@ -67,6 +67,20 @@ package struct S3ObjectBucket: ObjectBucket {
         do { _ = try client.put(store.key(key), bytes: bytes, options: options) } catch { throw Self.translate(error) }
     }
 
+    package func putStreamed(
+        _ key: String, from body: any ObjectBodySource, length: UInt64, sha256: [UInt8], headers: ObjectHeaders
+    ) throws {
+        do {
+            try client.put(
+                store.key(key), stream: SourceStream(body), length: length, sha256: sha256,
+                options: Self.options(headers, .none))
+        } catch  where error.sendAgain {
+            throw ObjectBucketBusy(Self.translate(error))
+        } catch {
+            throw Self.translate(error)
+        }
+    }
+
     package func startUpload(_ key: String, headers: ObjectHeaders) throws -> String {
         do {
             return try client.createMultipartUpload(
@@ -163,4 +177,13 @@ package struct S3ObjectBucket: ObjectBucket {
             return .failed(error.description)
         }
     }
+}
+
+/// An object body's source as the client's request body.
+private final class SourceStream: HTTPBodyStream {
+    let source: any ObjectBodySource
+
+    init(_ source: any ObjectBodySource) { self.source = source }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int { try source.read(into: buffer) }
 }

@@ -18,7 +18,7 @@ import Testing
         var files: [String: String] = [:]
         for index in 0..<150 { files["Contents/small/\(index % 5)/f\(index).txt"] = "file \(index)\n" }
         let folder = try scratch.contentFolder("big", product: Self.product, version: "1.1", files: files)
-        try scratch.write("big/Contents/large.bin", randomBytes(40 << 20))  // a multipart upload of three parts
+        try scratch.write("big/Contents/large.bin", randomBytes(40 << 20))  // one PUT, streamed as it is decoded
         let second = scratch.at("big.pkg")
         try InProcessBuild.package(folder, to: second, level: 1)
 

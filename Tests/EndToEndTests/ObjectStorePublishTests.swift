@@ -26,7 +26,7 @@ import Testing
     func aPackageChangedWhilePublishedNeverLeavesAPartialVersion(layout: String) throws {
         let scratch = ScratchFolder()
         let (folder, pristine) = try ChangingInputTests.source(scratch, layout: layout)
-        try scratch.write("src-\(layout)/Contents/media/large.bin", randomBytes(20 << 20))  // three parts
+        try scratch.write("src-\(layout)/Contents/media/large.bin", randomBytes(20 << 20))  // one streamed PUT
         try InProcessBuild.package(folder, to: pristine, layout: try #require(PackageLayout(rawValue: layout)))
         let otherScratch = ScratchFolder()
         let other = try Data(

@@ -3,7 +3,7 @@ import Testing
 
 @testable import IAPKit
 
-/// Validation's digests of a file: the whole file's SHA-256 and, past one piece, each piece's,
+/// Validation's digests of a file: the whole file's SHA-256 and, past one object, each piece's,
 /// whatever sizes the decoder hands the bytes over in.
 @Suite struct ContentHasherTests {
     static func digest(_ bytes: ArraySlice<UInt8>) -> SHA256Value {
@@ -28,26 +28,28 @@ import Testing
 
     @Test func aLargeFileHasOneDigestPerPieceTheLastOneShort() {
         let piece = ContentHasher.pieceBytes
-        let bytes = (0..<(2 * piece + 3)).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) }
+        let count = ContentHasher.wholeObjectBytes + 3
+        let bytes = (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) }
         for sizes in [[1 << 20], [65_537, 3], [piece + 1], [7, piece - 5]] {
             let digest = Self.hash(bytes, feeding: sizes)
             #expect(digest.sha256 == Self.digest(bytes[...]), "fed \(sizes)")
-            #expect(
-                digest.pieces == [
-                    Self.digest(bytes[..<piece]), Self.digest(bytes[piece..<(2 * piece)]),
-                    Self.digest(bytes[(2 * piece)...]),
-                ], "fed \(sizes)")
+            let pieces = stride(from: 0, to: count, by: piece).map { Self.digest(bytes[$0..<min($0 + piece, count)]) }
+            #expect(pieces.count == ContentHasher.wholeObjectBytes / piece + 1 && pieces.last != nil)
+            #expect(digest.pieces == pieces, "fed \(sizes)")
         }
     }
 
-    @Test func aFileOfOnePieceOrLessHasNoPieceDigests() {
-        for count in [0, 1, ContentHasher.pieceBytes] {
+    /// A file that goes up in one PUT (up to `wholeObjectBytes`) needs its own digest only.
+    @Test func aFileOfOneObjectOrLessHasNoPieceDigests() {
+        for count in [0, 1, ContentHasher.pieceBytes + 1, ContentHasher.wholeObjectBytes] {
             let bytes = [UInt8](repeating: 0x5A, count: count)
             let digest = Self.hash(bytes, feeding: [1 << 20])
             #expect(digest.sha256 == Self.digest(bytes[...]))
             #expect(digest.pieces.isEmpty)
         }
-        let exactlyTwo = [UInt8](repeating: 7, count: 2 * ContentHasher.pieceBytes)
-        #expect(Self.hash(exactlyTwo, feeding: [1 << 20]).pieces.count == 2)
+        let oneMore = [UInt8](repeating: 7, count: ContentHasher.wholeObjectBytes + ContentHasher.pieceBytes)
+        #expect(
+            Self.hash(oneMore, feeding: [1 << 20]).pieces.count == ContentHasher.wholeObjectBytes
+                / ContentHasher.pieceBytes + 1)
     }
 }

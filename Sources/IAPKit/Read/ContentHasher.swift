@@ -1,12 +1,17 @@
 import IAPCrypto
 
 /// The SHA-256 of a file's bytes as validation decodes them and, for a file larger than
-/// `pieceBytes`, of each `pieceBytes` piece too: the parts a publish to an object store sends,
-/// each then carrying the SHA-256 validation took of it for the store to check, so nothing is
-/// hashed a second time.
+/// `wholeObjectBytes`, of each `pieceBytes` piece too: the parts of the multipart upload a publish
+/// to an object store sends it in, each then carrying the SHA-256 validation took of it for the
+/// store to check, so nothing is hashed a second time. A smaller file goes up in one PUT, which
+/// carries the whole file's SHA-256.
 final class ContentHasher {
     /// The size of a piece, and of an object store's upload part.
     static let pieceBytes = 8 << 20
+    /// Files up to this size go into an object store in one PUT, larger ones in pieces (64 MiB,
+    /// where aws s3 goes multipart at 8 MiB and rclone at 200 MiB: one stream per file costs the
+    /// store less than parts, and a failure resends at most this much).
+    static let wholeObjectBytes = 64 << 20
 
     private let whole = DigestHasher(.sha256)
     /// The piece being hashed (nil: the file is one piece).
@@ -16,7 +21,7 @@ final class ContentHasher {
 
     /// A hasher for a file declared `size` bytes long.
     init(size: UInt64) {
-        piece = size > UInt64(Self.pieceBytes) ? DigestHasher(.sha256) : nil
+        piece = size > UInt64(Self.wholeObjectBytes) ? DigestHasher(.sha256) : nil
     }
 
     /// Hashes the next `bytes` of the file.

@@ -51,6 +51,19 @@ extension S3Client {
         return try put(key, body: .file(file, offset: offset, length: length), digests: digests, options: options)
     }
 
+    /// Writes the `length` bytes `stream` makes at `key`, sent as they come; they are known to hash
+    /// to `sha256` (32 bytes), which the store checks them against (`x-amz-checksum-sha256`),
+    /// refusing other bytes. Not tried again here (the stream is read
+    /// once): a failure for now only is thrown with `sendAgain`. Returns the new ETag.
+    @discardableResult
+    package func put(
+        _ key: String, stream: any HTTPBodyStream, length: UInt64, sha256: [UInt8],
+        options: S3PutOptions = S3PutOptions()
+    ) throws(S3Error) -> String {
+        try put(
+            key, body: .stream(stream, length: length), digests: BodyDigests(knownSHA256: sha256), options: options)
+    }
+
     /// Removes the object at `key` (no error when there is none: S3 answers 204 either way).
     package func delete(_ key: String) throws(S3Error) {
         _ = try send(Operation(name: "DELETE", method: "DELETE", key: key))

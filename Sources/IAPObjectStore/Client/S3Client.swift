@@ -50,7 +50,8 @@ package final class S3Client: Sendable {
 
     /// Sends `operation`, signed, and returns its 2xx response: a retryable failure is tried again
     /// after a backoff up to the policy's attempts; expired or unknown credentials are read again
-    /// once; anything else is thrown at once.
+    /// once; anything else is thrown at once. A streamed body cannot be sent twice: where it would
+    /// be tried again, the error is thrown marked `sendAgain`, for its caller to make a new body.
     func send(_ operation: Operation) throws(S3Error) -> HTTPResponse {
         var attempt = 1
         var mayHaveLanded = false
@@ -71,6 +72,7 @@ package final class S3Client: Sendable {
                     kind, operation: operation.name, bucket: bucket, key: operation.key, message: message)
                 failure.mayHaveLanded = mayHaveLanded
                 guard failure.isRetryable, attempt < configuration.retry.attempts else { throw failure }
+                guard operation.body.isReplayable else { throw failure.toSendAgain }
                 mayHaveLanded = true
                 Self.pause(configuration.retry.delay(after: attempt))
                 attempt += 1
@@ -80,11 +82,13 @@ package final class S3Client: Sendable {
                 credentials.refresh(after: used)
             {
                 refreshed = true
+                guard operation.body.isReplayable else { throw error.toSendAgain }
                 continue
             }
             guard error.isRetryable, attempt < configuration.retry.attempts else {
                 throw error.with(mayHaveLanded: mayHaveLanded)
             }
+            guard operation.body.isReplayable else { throw error.toSendAgain }
             mayHaveLanded = mayHaveLanded || error.status.map { $0 >= 500 && $0 != 503 } ?? false
             Self.pause(configuration.retry.delay(after: attempt))
             attempt += 1

@@ -45,6 +45,10 @@ package struct S3Error: Error, Equatable, Sendable, CustomStringConvertible {
     /// (the connection dropped, the store answered 5xx) before this answer: a write refused now
     /// may be refused because of the earlier try's own success.
     package var mayHaveLanded = false
+    /// True when the request failed for now only (the store busy or out of reach, credentials read
+    /// again meanwhile) and was not tried again because its body was a stream: sent again with a new
+    /// body, after a pause, it may succeed.
+    package var sendAgain = false
 
     /// An error from its parts.
     package init(
@@ -65,6 +69,13 @@ package struct S3Error: Error, Equatable, Sendable, CustomStringConvertible {
     package func with(mayHaveLanded: Bool) -> S3Error {
         var error = self
         error.mayHaveLanded = mayHaveLanded
+        return error
+    }
+
+    /// This error, marked for its caller to send the request again with a new body.
+    var toSendAgain: S3Error {
+        var error = self
+        error.sendAgain = true
         return error
     }
 

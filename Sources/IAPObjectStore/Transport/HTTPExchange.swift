@@ -8,15 +8,31 @@ package enum HTTPBody: Sendable {
     case bytes([UInt8])
     /// `length` bytes of a file from `offset`, read as they are sent.
     case file(FileDescriptor, offset: UInt64, length: UInt64)
+    /// `length` bytes made by another thread as they are sent: read once, so a request carrying
+    /// it is never sent again (its sender makes a new stream instead).
+    case stream(any HTTPBodyStream, length: UInt64)
 
     /// The number of bytes sent.
     package var count: UInt64 {
         switch self {
         case .empty: 0
         case .bytes(let bytes): UInt64(bytes.count)
-        case .file(_, _, let length): length
+        case .file(_, _, let length), .stream(_, let length): length
         }
     }
+
+    /// True when the body can be sent again from its start (every body but a stream).
+    package var isReplayable: Bool {
+        if case .stream = self { return false }
+        return true
+    }
+}
+
+/// A request body produced while it is sent.
+package protocol HTTPBodyStream: AnyObject, Sendable {
+    /// Fills the start of `buffer` with the next bytes, waiting for them; returns how many (0: the
+    /// body ended). Throws when they cannot come: the request is then cut off, never completed.
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int
 }
 
 /// Where a successful response's body goes (an error's body always goes to memory, for its XML).

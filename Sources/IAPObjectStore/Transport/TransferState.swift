@@ -46,15 +46,29 @@ final class TransferState {
                 )
                 return nil
             }
+        case .stream(let stream, _):
+            let got: Int
+            do { got = try stream.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count])) } catch {
+                failure = TransportFailure(message: "\(error)", isRetryable: false)
+                return nil
+            }
+            guard got > 0, got <= count else {
+                failure = TransportFailure(
+                    message: "the body ended after \(sent) of its \(body.count) bytes", isRetryable: false)
+                return nil
+            }
+            sent += UInt64(got)
+            return got
         }
         sent += UInt64(count)
         return count
     }
 
     /// Moves the body back (or on) to `offset` for a request sent again; what arrived of a response
-    /// is dropped. False when `offset` is past the body's end.
+    /// is dropped. False when `offset` is past the body's end, or elsewhere in a stream.
     func rewind(to offset: UInt64) -> Bool {
-        guard offset <= body.count else { return false }
+        // A stream's bytes are gone once read: it can only stay where it is.
+        guard offset <= body.count, body.isReplayable || offset == sent else { return false }
         sent = offset
         memory = []
         written = 0

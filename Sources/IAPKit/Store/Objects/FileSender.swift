@@ -1,12 +1,15 @@
 import IAPSystem
+import Synchronization
 
 /// Sends decoded files one after another into a bucket through an upload pipeline: a file up to
-/// `PackageObjectStreamer.partBytes` read whole into memory and sent in one PUT, a larger one as a
-/// multipart upload of parts sent as they are read. Each PUT and part carries the SHA-256 that
-/// validation took of those bytes (`ContentDigest`, its pieces for a large file), which the store
-/// checks them against as they land: bytes other than those validated are refused and never
+/// `ContentHasher.pieceBytes` read whole into memory and sent in one PUT, one up to
+/// `ContentHasher.wholeObjectBytes` streamed in one PUT as it is read (`ObjectBodyPipe`), a larger
+/// one as a multipart upload of parts sent as they are read. Each PUT and part carries the SHA-256
+/// that validation took of those bytes (`ContentDigest`, its pieces for a large file), which the
+/// store checks them against as they land: bytes other than those validated are refused and never
 /// stored, and nothing is hashed here. A file with fewer or more bytes than declared fails the
-/// publish before anything of it is sent or sealed.
+/// publish before anything of it is stored. A streamed PUT that failed for now only cannot be sent
+/// again from its spent body: it is listed in `resend`, for another pass over the package.
 struct FileSender {
     let bucket: any ObjectBucket
     /// Keys below the version: `<product>/<version>/`.
@@ -14,8 +17,15 @@ struct FileSender {
     /// Objects already there, with their sizes: not sent again.
     let present: [String: UInt64]
     let pipeline: ObjectUploadPipeline
+    /// The files whose streamed PUT failed for now only, by entry index.
+    let resend = ResendList()
     /// The multipart uploads started, for the caller to abort those left open by a failure.
     private(set) var uploads: [StreamedMultipartUpload] = []
+
+    /// Bytes a streamed file holds in memory at most, counted against the pipeline's budget.
+    static let pipeBytes = 8 << 20
+    /// The size of the chunks a streamed file is read in.
+    static let chunkBytes = 1 << 20
 
     init(bucket: any ObjectBucket, prefix: String, present: [String: UInt64], pipeline: ObjectUploadPipeline) {
         self.bucket = bucket
@@ -24,9 +34,10 @@ struct FileSender {
         self.pipeline = pipeline
     }
 
-    /// Sends `entry` if it is a file (`read` gives its bytes; nil: it has none).
+    /// Sends `entry`, the package's entry `index`, if it is a file (`read` gives its bytes; nil: it has none).
     mutating func send(
-        _ entry: ContentEntry, digest: @autoclosure () throws -> ContentDigest, read: PackageContentReading.Reader?
+        _ entry: ContentEntry, index: Int, digest: @autoclosure () throws -> ContentDigest,
+        read: PackageContentReading.Reader?
     )
         throws
     {
@@ -38,7 +49,7 @@ struct FileSender {
             contentType: ObjectStoreLayout.contentType(of: entry.path), cacheControl: ObjectStoreLayout.immutable)
         let empty: PackageContentReading.Reader = { _ in 0 }
         let read = read ?? empty
-        guard entry.size > UInt64(PackageObjectStreamer.partBytes) else {
+        guard entry.size > UInt64(ContentHasher.pieceBytes) else {
             let bytes = try Self.read(Int(entry.size), from: read, last: true, of: entry)
             let bucket = bucket
             let sha256 = try Self.whole(expected, of: entry).bytes
@@ -47,7 +58,11 @@ struct FileSender {
             }
             return
         }
-        let partBytes = UInt64(PackageObjectStreamer.partBytes)
+        guard entry.size > UInt64(ContentHasher.wholeObjectBytes) else {
+            try stream(entry, index: index, to: key, sha256: try Self.whole(expected, of: entry).bytes, read: read)
+            return
+        }
+        let partBytes = UInt64(ContentHasher.pieceBytes)
         guard expected.pieces.count == Int((entry.size + partBytes - 1) / partBytes) else {
             throw PackageObjectStreamer.notRead(entry)
         }
@@ -62,6 +77,36 @@ struct FileSender {
             left -= UInt64(count)
         }
         try upload.seal()
+    }
+
+    /// Sends the file in one PUT whose body is read from `read` while it goes (`ObjectBodyPipe`).
+    private func stream(
+        _ entry: ContentEntry, index: Int, to key: String, sha256: [UInt8], read: PackageContentReading.Reader
+    ) throws {
+        let pipe = ObjectBodyPipe(capacity: Self.pipeBytes)
+        let (bucket, resend, size) = (bucket, resend, entry.size)
+        let headers = ObjectHeaders(
+            contentType: ObjectStoreLayout.contentType(of: entry.path), cacheControl: ObjectStoreLayout.immutable)
+        try pipeline.submit(bytes: Self.pipeBytes) {
+            defer { pipe.close() }
+            do { try bucket.putStreamed(key, from: pipe, length: size, sha256: sha256, headers: headers) } catch let
+                busy as ObjectBucketBusy
+            {
+                resend.add(index, busy.error)
+            }
+        }
+        var left = size
+        do {
+            while left > 0 {
+                let count = Int(min(UInt64(Self.chunkBytes), left))
+                pipe.write(try Self.read(count, from: read, last: UInt64(count) == left, of: entry))
+                left -= UInt64(count)
+            }
+            pipe.finish()
+        } catch {
+            pipe.fail(error)
+            throw error
+        }
     }
 
     /// The SHA-256 validation took of the whole file.
@@ -95,4 +140,20 @@ struct FileSender {
             "\(entry.rawPath): its bytes are not those validated (the package changed while it was published); nothing of it was stored — publish it again"
         )
     }
+}
+
+/// The files whose streamed PUT failed for now only, by entry index, with the last such failure.
+final class ResendList: Sendable {
+    private let state = Mutex<(indexes: Set<Int>, error: (any Error)?)>(([], nil))
+
+    /// Lists entry `index`, whose PUT failed with `error`.
+    func add(_ index: Int, _ error: any Error) {
+        state.withLock {
+            $0.indexes.insert(index)
+            $0.error = error
+        }
+    }
+
+    /// The listed entries and the last failure (nil when none failed).
+    var listed: (indexes: Set<Int>, error: (any Error)?) { state.withLock { $0 } }
 }

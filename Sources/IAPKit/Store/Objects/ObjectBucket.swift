@@ -31,6 +31,14 @@ package protocol ObjectBucket: Sendable {
     /// them here.
     func putContent(_ key: String, _ bytes: [UInt8], sha256: [UInt8], headers: ObjectHeaders) throws
 
+    /// Writes the `length` bytes `body` makes at `key` in one PUT, sent as they come; they are
+    /// known to hash to `sha256` (32 bytes), which the store checks them against as they land,
+    /// refusing other bytes. A body is read once: a failure for now only (the store busy or out of
+    /// reach) is thrown as `ObjectBucketBusy`, for the caller to send the object again with a new body.
+    func putStreamed(
+        _ key: String, from body: any ObjectBodySource, length: UInt64, sha256: [UInt8], headers: ObjectHeaders)
+        throws
+
     /// Starts a multipart upload to `key` whose parts each carry their SHA-256; returns its ID.
     func startUpload(_ key: String, headers: ObjectHeaders) throws -> String
 
@@ -151,4 +159,23 @@ package struct UploadedObjectPart: Sendable, Equatable {
         self.etag = etag
         self.sha256 = sha256
     }
+}
+
+/// An object's bytes made by one thread while another sends them.
+package protocol ObjectBodySource: AnyObject, Sendable {
+    /// Fills the start of `buffer` with the next bytes, waiting for them; returns how many (0: the
+    /// end). Throws when they cannot come, and the object is then never stored.
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int
+}
+
+/// A streamed write failed for now only (the store busy or out of reach): its body is spent, and
+/// the object may be sent again with a new one after a pause. `error` says what happened.
+package struct ObjectBucketBusy: Error, Sendable, CustomStringConvertible {
+    /// The store's error, as the bucket reports it.
+    package var error: any Error
+
+    /// A write to try again, that failed with `error`.
+    package init(_ error: any Error) { self.error = error }
+
+    package var description: String { "\(error)" }
 }

@@ -17,9 +17,6 @@ struct PackageObjectStreamer {
     /// Each entry's SHA-256, as validation decoded it.
     let digests: [ContentDigest]
 
-    /// Files up to this size go up in one PUT, larger ones in parts of this size: the pieces
-    /// validation hashed.
-    static let partBytes = ContentHasher.pieceBytes
     /// Requests in flight at once: small files are mostly waiting for the store's answer.
     static let requestsInFlight = 32
     /// Bytes decoded and not yet landed, at most (plus the file or part being read): three parts.
@@ -53,17 +50,38 @@ struct PackageObjectStreamer {
         return StagedManifestItem.latestPerPath(items)
     }
 
+    /// Passes over the package at most, the first included: a streamed file whose PUT failed for
+    /// now only (the store busy or out of reach) is sent again by the next pass, after a random
+    /// pause of up to 0.2, 0.4, 0.8 and 1.6 s, as the S3 client tries its other requests again.
+    static let passes = 5
+
     /// Sends every file to `prefix + path` in `bucket`, but those `present` with their size.
     func send(to bucket: any ObjectBucket, prefix: String, present: [String: UInt64]) throws {
+        var wanted: Set<Int>?  // nil: every file
+        for pass in 1...Self.passes {
+            let resend = try send(only: wanted, to: bucket, prefix: prefix, present: present)
+            guard let error = resend.error else { return }
+            guard pass < Self.passes else { throw error }
+            wanted = resend.indexes
+            FileSystem.sleep(seconds: Double.random(in: 0...(0.2 * Double(1 << (pass - 1)))))
+        }
+    }
+
+    /// One pass: sends the files among `wanted` (nil: all); returns those to send again.
+    private func send(only wanted: Set<Int>?, to bucket: any ObjectBucket, prefix: String, present: [String: UInt64])
+        throws -> (indexes: Set<Int>, error: (any Error)?)
+    {
         let pipeline = ObjectUploadPipeline(width: Self.requestsInFlight, byteBudget: Self.bytesInFlight)
         var sender = FileSender(bucket: bucket, prefix: prefix, present: present, pipeline: pipeline)
         do {
             // Every file is held to validation's digests by the store: the TOC's are not taken again.
             try PackageContentReading.forEachEntry(entries, archive: archive, parts: parts, checkingXarDigests: false) {
                 index, read in
-                try sender.send(entries[index], digest: try digest(at: index), read: read)
+                guard wanted?.contains(index) ?? true else { return }
+                try sender.send(entries[index], index: index, digest: try digest(at: index), read: read)
             }
             try pipeline.finish()
+            return sender.resend.listed
         } catch {
             pipeline.fail(error)
             try? pipeline.finish()

@@ -35,6 +35,24 @@ import Testing
         #expect(try Self.drain(pipe, size: readSize) == bytes)
     }
 
+    /// Chunks go back to the pool as they are sent and are written again: what arrives is still
+    /// every byte once, in order.
+    @Test func chunksUsedAgainKeepEveryByte() throws {
+        let pool = ChunkPool(chunkBytes: 4096, limit: 2)
+        let pipe = ObjectBodyPipe(capacity: 8192, pool: pool)
+        let expected = (0..<200).flatMap { [UInt8](repeating: UInt8(truncatingIfNeeded: $0), count: 4096) }
+        try BackgroundThread.start {
+            for index in 0..<200 {
+                var chunk = pool.take()
+                chunk.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: UInt8(index)) }
+                pipe.write(chunk)
+            }
+            pipe.finish()
+        }
+        #expect(try Self.drain(pipe, size: 3000) == expected)
+        #expect(pool.take().count == 4096)
+    }
+
     @Test func theProducersErrorReachesTheSender() throws {
         struct Changed: Error {}
         let pipe = ObjectBodyPipe(capacity: 10)

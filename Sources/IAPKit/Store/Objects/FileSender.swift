@@ -19,6 +19,8 @@ struct FileSender {
     let pipeline: ObjectUploadPipeline
     /// The files whose streamed PUT failed for now only, by entry index.
     let resend = ResendList()
+    /// The chunks streamed files are read into, used again once sent.
+    private let chunks = ChunkPool(chunkBytes: Self.chunkBytes, limit: Self.pipeBytes / Self.chunkBytes)
     /// The multipart uploads started, for the caller to abort those left open by a failure.
     private(set) var uploads: [StreamedMultipartUpload] = []
 
@@ -83,7 +85,7 @@ struct FileSender {
     private func stream(
         _ entry: ContentEntry, index: Int, to key: String, sha256: [UInt8], read: PackageContentReading.Reader
     ) throws {
-        let pipe = ObjectBodyPipe(capacity: Self.pipeBytes)
+        let pipe = ObjectBodyPipe(capacity: Self.pipeBytes, pool: chunks)
         let (bucket, resend, size) = (bucket, resend, entry.size)
         let headers = ObjectHeaders(
             contentType: ObjectStoreLayout.contentType(of: entry.path), cacheControl: ObjectStoreLayout.immutable)
@@ -99,7 +101,14 @@ struct FileSender {
         do {
             while left > 0 {
                 let count = Int(min(UInt64(Self.chunkBytes), left))
-                pipe.write(try Self.read(count, from: read, last: UInt64(count) == left, of: entry))
+                let last = UInt64(count) == left
+                if count == Self.chunkBytes {
+                    var chunk = chunks.take()
+                    try chunk.withUnsafeMutableBytes { try Self.fill($0, from: read, last: last, of: entry) }
+                    pipe.write(chunk)
+                } else {
+                    pipe.write(try Self.read(count, from: read, last: last, of: entry))
+                }
                 left -= UInt64(count)
             }
             pipe.finish()
@@ -119,20 +128,27 @@ struct FileSender {
     private static func read(_ count: Int, from read: PackageContentReading.Reader, last: Bool, of entry: ContentEntry)
         throws -> [UInt8]
     {
-        let bytes = try [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            let raw = UnsafeMutableRawBufferPointer(buffer)
-            while initialized < count {
-                let got = try read(UnsafeMutableRawBufferPointer(rebasing: raw[initialized...]))
-                if got == 0 { break }
-                initialized += got
-            }
+        try [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            try fill(UnsafeMutableRawBufferPointer(buffer), from: read, last: last, of: entry)
+            initialized = count
         }
-        guard bytes.count == count else { throw changed(entry) }
+    }
+
+    /// Fills `buffer` from `read`, which must have that many bytes; when `last`, the file must end there.
+    private static func fill(
+        _ buffer: UnsafeMutableRawBufferPointer, from read: PackageContentReading.Reader, last: Bool,
+        of entry: ContentEntry
+    ) throws {
+        var filled = 0
+        while filled < buffer.count {
+            let got = try read(UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
+            if got == 0 { throw changed(entry) }
+            filled += got
+        }
         if last {
             var extra: UInt8 = 0
             guard try withUnsafeMutableBytes(of: &extra, read) == 0 else { throw changed(entry) }
         }
-        return bytes
     }
 
     private static func changed(_ entry: ContentEntry) -> IAPKitError {

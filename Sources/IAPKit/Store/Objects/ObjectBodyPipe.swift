@@ -19,8 +19,14 @@ final class ObjectBodyPipe: ObjectBodySource, @unchecked Sendable {
     private var failure: (any Error)?
     private var closed = false
 
-    /// A pipe holding up to `capacity` bytes (or one chunk, if larger).
-    init(capacity: Int) { self.capacity = capacity }
+    /// Where a chunk goes once sent, to be written again.
+    private let pool: ChunkPool?
+
+    /// A pipe holding up to `capacity` bytes (or one chunk, if larger); sent chunks go to `pool`.
+    init(capacity: Int, pool: ChunkPool? = nil) {
+        self.capacity = capacity
+        self.pool = pool
+    }
 
     /// Appends `chunk`, waiting while the pipe is full; false once the sender closed it (the chunk
     /// is dropped, and so will the rest be).
@@ -78,12 +84,14 @@ final class ObjectBodyPipe: ObjectBodySource, @unchecked Sendable {
         readOffset += count
         if readOffset == first.count {
             readOffset = 0
-            lock.withLock {
-                guard !chunks.isEmpty else { return }
+            let taken = lock.withLock { () -> Bool in
+                guard !chunks.isEmpty else { return false }
                 chunks.removeFirst()
                 held -= first.count
                 lock.broadcast()
+                return true
             }
+            if taken { pool?.give(first) }
         }
         return count
     }

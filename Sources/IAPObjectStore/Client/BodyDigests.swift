@@ -3,15 +3,16 @@ internal import IAPSystem
 internal import XMLKit
 
 /// The digests a written body carries, which the store checks the bytes against as they land:
-/// the MD5 for `Content-MD5` and the SHA-256 in hex for `x-amz-content-sha256`, which the
-/// signature covers; or a SHA-256 known beforehand for `x-amz-checksum-sha256`, a signed header,
-/// with `UNSIGNED-PAYLOAD` (as rclone sends): the store then hashes the body once, not twice.
+/// the MD5 for `Content-MD5`, or a SHA-256 known beforehand for `x-amz-checksum-sha256`; and the
+/// SHA-256 in hex for `x-amz-content-sha256`, which the signature covers. The payload hash is kept
+/// signed with a checksum header beside it: Google Cloud Storage's XML API and some S3-compatible
+/// stores ignore `x-amz-checksum-sha256` and check only the signed payload hash, so
+/// `UNSIGNED-PAYLOAD` would leave their objects unchecked.
 struct BodyDigests {
     /// The MD5, when the body was hashed here (nil: a SHA-256 known beforehand stands for it).
     var md5: [UInt8]?
     /// The SHA-256 the caller knew the body to have, sent as `x-amz-checksum-sha256`.
     var checksumSHA256: [UInt8]?
-    /// The payload hash the signature covers: the SHA-256 in hex, or `UNSIGNED-PAYLOAD`.
     var sha256Hex: String
 
     /// The MD5 in base64, as `Content-MD5` takes it.
@@ -28,11 +29,10 @@ struct BodyDigests {
     }
 
     /// A body known to hash to `sha256` (32 bytes), hashed by nobody here: the store checks it
-    /// against `x-amz-checksum-sha256` and refuses other bytes. The header is signed, so nobody on
-    /// the way can change it with the body.
+    /// against `x-amz-checksum-sha256` and the signature's payload hash, and refuses other bytes.
     init(knownSHA256 sha256: [UInt8]) {
         checksumSHA256 = sha256
-        sha256Hex = SigV4Signer.unsignedPayload
+        sha256Hex = Hex.encode(sha256)
     }
 
     /// The digests of `length` bytes of `file` from `offset`, read once in 1 MiB pieces.

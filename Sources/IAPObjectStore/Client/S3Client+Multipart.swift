@@ -57,8 +57,8 @@ extension S3Client {
     }
 
     /// Sends part `number` (1-10,000) of an upload started with `partsCarrySHA256`, from memory,
-    /// known to hash to `sha256` (32 bytes): sent as `x-amz-checksum-sha256` (signed, with an
-    /// unsigned payload), so the store refuses other bytes, and not hashed here. Returns the part's
+    /// known to hash to `sha256` (32 bytes): sent as `x-amz-checksum-sha256` and as the signature's
+    /// payload hash, so the store refuses other bytes, and not hashed here. Returns the part's
     /// number, ETag and checksum, as `completeMultipartUpload` needs them.
     package func uploadPart(_ key: String, uploadID: String, number: Int, bytes: [UInt8], sha256: [UInt8])
         throws(S3Error) -> S3UploadedPart

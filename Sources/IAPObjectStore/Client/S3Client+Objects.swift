@@ -52,8 +52,8 @@ extension S3Client {
     }
 
     /// Writes the `length` bytes `stream` makes at `key`, sent as they come; they are known to hash
-    /// to `sha256` (32 bytes), which the store checks them against (`x-amz-checksum-sha256`),
-    /// refusing other bytes. Not tried again here (the stream is read
+    /// to `sha256` (32 bytes), which the store checks them against (`x-amz-checksum-sha256`, and
+    /// the signature's payload hash), refusing other bytes. Not tried again here (the stream is read
     /// once): a failure for now only is thrown with `sendAgain`. Returns the new ETag.
     @discardableResult
     package func put(

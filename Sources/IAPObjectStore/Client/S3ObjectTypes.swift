@@ -49,9 +49,8 @@ package struct S3PutOptions: Sendable, Equatable {
     /// When the write may happen.
     package var condition: S3WriteCondition
     /// The SHA-256 (32 bytes) the bytes are known to have, taken when they were first read: a `put`
-    /// from memory sends it as `x-amz-checksum-sha256` (a signed header; the payload itself is
-    /// sent unsigned), without hashing the bytes again, and the store refuses other bytes
-    /// (`.integrityMismatch`).
+    /// from memory sends it as `x-amz-checksum-sha256` and as the signature's payload hash, without
+    /// hashing the bytes again, and the store refuses other bytes (`.integrityMismatch`).
     package var sha256: [UInt8]?
 
     /// Options from their parts.

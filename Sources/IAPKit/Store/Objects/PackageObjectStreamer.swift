@@ -61,6 +61,9 @@ struct PackageObjectStreamer {
         for pass in 1...Self.passes {
             let resend = try send(only: wanted, to: bucket, prefix: prefix, present: present)
             guard let error = resend.error else { return }
+            // A package rewritten meanwhile gives other bytes again (SeaweedFS refuses them with a
+            // 500, which reads as "busy"): said plainly, and not decoded again.
+            if archive.changedSinceOpened { throw Self.changed(archive.path) }
             guard pass < Self.passes else { throw error }
             wanted = resend.indexes
             FileSystem.sleep(seconds: Double.random(in: 0...(0.2 * Double(1 << (pass - 1)))))

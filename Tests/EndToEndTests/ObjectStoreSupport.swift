@@ -67,6 +67,17 @@ struct BucketStore {
         return result.status == 0 ? result.stdoutData : nil
     }
 
+    /// The SHA-256 (hex) of the object at `key`, hashed as curl streams it (a large object never
+    /// sits in the test's memory, which the memory tests of the same process measure); nil when absent.
+    func sha256(_ key: String) throws -> String? {
+        let user = "\(SeaweedServer.reader.accessKey):\(SeaweedServer.reader.secretKey)"
+        let result = try Harness.run([
+            "bash", "-c",
+            "set -o pipefail; curl -sf --aws-sigv4 aws:amz:us-east-1:s3 --user '\(user)' '\(httpBase)/\(key)' | sha256sum",
+        ])
+        return result.status == 0 ? String(result.stdout.prefix(64)) : nil
+    }
+
     /// The version `<product>/current.json` names; nil when there is none.
     func current(_ product: String) throws -> String? {
         guard let data = try read("\(product)/current.json") else { return nil }

@@ -57,7 +57,11 @@ import Testing
         for index in 0..<30 { files["Contents/small/f\(index).txt"] = "\(version) file \(index)\n" }
         let folder = try scratch.contentFolder("src-\(version)", product: Self.product, version: version, files: files)
         if large { try scratch.write("src-\(version)/Contents/large.bin", randomBytes(20 << 20)) }
-        if huge { try scratch.write("src-\(version)/Contents/huge.bin", randomBytes(66 << 20)) }
+        if huge {  // written by the shell: 66 MiB held by the test would disturb the memory tests beside it
+            let made = try Harness.shell(
+                "head -c \(66 << 20) /dev/urandom > src-\(version)/Contents/huge.bin", in: scratch.path)
+            #expect(made.status == 0, "\(made.stderr)")
+        }
         let pkg = scratch.at("\(version).pkg")
         try InProcessBuild.package(folder, to: pkg, level: 1)
         return (pkg, folder)
@@ -104,8 +108,8 @@ import Testing
         #expect(try bucket.current(Self.product) == "1.0")
         try expectWhole(bucket, "1.0", files: 33)
         for name in ["large.bin", "huge.bin"] {
-            let stored = try #require(try bucket.read("\(Self.product)/1.0/Contents/\(name)"))
-            #expect(stored == (try Data(contentsOf: URL(fileURLWithPath: folder + "/Contents/" + name))), "\(name)")
+            let local = try Harness.shell("sha256sum Contents/\(name)", in: folder).stdout.prefix(64)
+            #expect(try bucket.sha256("\(Self.product)/1.0/Contents/\(name)") == String(local), "\(name)")
         }
         // The same package again through the same faults is found installed.
         let again = try Harness.run(["iapkg", "unpack", pkg, "--into", bucket.url], environment: environment)

@@ -16,12 +16,16 @@ final class ContentHasher {
     private let whole = DigestHasher(.sha256)
     /// The piece being hashed (nil: the file is one piece).
     private var piece: DigestHasher?
+    private let pieceBytes: Int
     private var pieceFill = 0
     private var pieces: [SHA256Value] = []
 
-    /// A hasher for a file declared `size` bytes long.
-    init(size: UInt64) {
-        piece = size > UInt64(Self.wholeObjectBytes) ? DigestHasher(.sha256) : nil
+    /// A hasher for a file declared `size` bytes long (the sizes other than the defaults: for tests).
+    init(
+        size: UInt64, pieceBytes: Int = ContentHasher.pieceBytes, wholeObjectBytes: Int = ContentHasher.wholeObjectBytes
+    ) {
+        self.pieceBytes = pieceBytes
+        piece = size > UInt64(wholeObjectBytes) ? DigestHasher(.sha256) : nil
     }
 
     /// Hashes the next `bytes` of the file.
@@ -30,11 +34,11 @@ final class ContentHasher {
         guard var current = piece else { return }
         var rest = bytes[...]
         while !rest.isEmpty {
-            let taken = min(rest.count, Self.pieceBytes - pieceFill)
+            let taken = min(rest.count, pieceBytes - pieceFill)
             current.update(UnsafeRawBufferPointer(rebasing: rest.prefix(taken)))
             pieceFill += taken
             rest = rest.dropFirst(taken)
-            if pieceFill == Self.pieceBytes {
+            if pieceFill == pieceBytes {
                 pieces.append(SHA256Value(current.finish()))
                 current = DigestHasher(.sha256)
                 pieceFill = 0

@@ -34,7 +34,13 @@ package enum ChildProcess {
         pointers.append(nil)
         defer { for pointer in pointers { free(pointer) } }
         var pid: pid_t = 0
-        let spawned = posix_spawnp(&pid, program, &actions, nil, pointers, environ)
+        var spawned = posix_spawnp(&pid, program, &actions, nil, pointers, environ)
+        // A program file still open for writing somewhere (a script just written while another
+        // thread forked, which holds the descriptor until it execs) refuses to start for a moment.
+        for _ in 0..<50 where spawned == ETXTBSY {
+            usleep(10_000)
+            spawned = posix_spawnp(&pid, program, &actions, nil, pointers, environ)
+        }
         close(ends[1])
         guard spawned == 0 else { throw SystemError("start", path: program, code: spawned) }
         let read = readOutput(ends[0], limit: outputLimit, deadline: MonotonicClock.seconds() + timeout)

@@ -11,14 +11,18 @@ enum PackageContentReading {
     /// Calls `body` with each entry's index and a reader of the bytes it carries (nil: none).
     /// The Payload's root entry (no components) is passed over. With `checkingXarDigests` false the
     /// TOC's checksums are not computed again: for a caller that holds every file to the digest
-    /// validation took of it.
+    /// validation took of it. With `only`, just those entries are visited: a tree package's others
+    /// are not opened, and a Payload is decoded no further than the last of them.
     static func forEachEntry(
         _ entries: [ContentEntry], archive: XarArchive, parts: PackageParts, checkingXarDigests: Bool = true,
-        _ body: (Int, Reader?) throws -> Void
+        only wanted: Set<Int>? = nil, _ body: (Int, Reader?) throws -> Void
     ) throws {
+        let last = wanted.map { $0.max() ?? -1 } ?? Int.max
         switch parts.shape {
         case .tree:
             for (index, (file, entry)) in zip(archive.toc.files, entries).enumerated() {
+                if index > last { break }
+                if let wanted, !wanted.contains(index) { continue }
                 guard entry.kind == .file, file.data != nil else {
                     try body(index, nil)
                     continue
@@ -35,15 +39,15 @@ enum PackageContentReading {
                 decodingAhead: true
             ) { buffer in try stream.read(into: buffer) }
             var index = 0
-            while let item = try reader.nextEntry() {
+            while index <= last, let item = try reader.nextEntry() {
                 guard index < entries.count, entries[index].rawPath == item.path else {
                     throw IAPKitError.failed("the Payload changed between validation and unpacking at '\(item.path)'")
                 }
-                let entry = entries[index]
+                let (position, entry) = (index, entries[index])
                 index += 1
-                if entry.components.isEmpty { continue }
+                if entry.components.isEmpty || !(wanted?.contains(position) ?? true) { continue }
                 let carriesData = entry.kind == .file || (entry.kind == .hardlink && entry.size > 0)
-                try body(index - 1, carriesData ? { buffer in try reader.readData(into: buffer) } : nil)
+                try body(position, carriesData ? { buffer in try reader.readData(into: buffer) } : nil)
             }
         }
     }

@@ -61,7 +61,9 @@ struct FileSender {
             return
         }
         guard entry.size > UInt64(ContentHasher.wholeObjectBytes) else {
-            try stream(entry, index: index, to: key, sha256: try Self.whole(expected, of: entry).bytes, read: read)
+            try stream(
+                entry, index: index, to: key, sha256: try Self.whole(expected, of: entry).bytes, headers: headers,
+                read: read)
             return
         }
         let partBytes = UInt64(ContentHasher.pieceBytes)
@@ -83,12 +85,11 @@ struct FileSender {
 
     /// Sends the file in one PUT whose body is read from `read` while it goes (`ObjectBodyPipe`).
     private func stream(
-        _ entry: ContentEntry, index: Int, to key: String, sha256: [UInt8], read: PackageContentReading.Reader
+        _ entry: ContentEntry, index: Int, to key: String, sha256: [UInt8], headers: ObjectHeaders,
+        read: PackageContentReading.Reader
     ) throws {
         let pipe = ObjectBodyPipe(capacity: Self.pipeBytes, pool: chunks)
         let (bucket, resend, size) = (bucket, resend, entry.size)
-        let headers = ObjectHeaders(
-            contentType: ObjectStoreLayout.contentType(of: entry.path), cacheControl: ObjectStoreLayout.immutable)
         try pipeline.submit(bytes: Self.pipeBytes) {
             defer { pipe.close() }
             do { try bucket.putStreamed(key, from: pipe, length: size, sha256: sha256, headers: headers) } catch let

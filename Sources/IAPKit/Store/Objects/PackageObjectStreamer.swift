@@ -78,9 +78,9 @@ struct PackageObjectStreamer {
         var sender = FileSender(bucket: bucket, prefix: prefix, present: present, pipeline: pipeline)
         do {
             // Every file is held to validation's digests by the store: the TOC's are not taken again.
-            try PackageContentReading.forEachEntry(entries, archive: archive, parts: parts, checkingXarDigests: false) {
-                index, read in
-                guard wanted?.contains(index) ?? true else { return }
+            try PackageContentReading.forEachEntry(
+                entries, archive: archive, parts: parts, checkingXarDigests: false, only: wanted
+            ) { index, read in
                 try sender.send(entries[index], index: index, digest: try digest(at: index), read: read)
             }
             try pipeline.finish()

@@ -4,7 +4,8 @@
  *
  * LIST holds one URL path a line (/PRODUCT/VERSION/Contents/...), its file's path under DEST
  * after a tab. CONNECTIONS (default 8, as `curl -Z --parallel-max 8`) threads each keep one
- * HTTP/1.1 connection to HOST:PORT open and take the next path from a shared counter: one GET
+ * HTTP/1.1 connection to HOST:PORT open (a new one when the server ends it with `Connection:
+ * close`, as nginx does after 1,000 answers) and take the next path from a shared counter: one GET
  * (written with one send), the answer's head read and its Content-Length taken, the body read
  * with recv(2) into a 256 KiB buffer and written with write(2) to the file, created with
  * openat(O_CREAT|O_EXCL, 0644) under DEST (its folders made as they are first needed). A file
@@ -119,6 +120,8 @@ static void *worker(void *unused) {
             die("no Content-Length", paths[index]);
         }
         unsigned long long body = strtoull(field + 17, NULL, 10), written = 0, started = 0;
+        /* nginx ends a connection after keepalive_requests answers (1,000), saying so in the last. */
+        int closing = strcasestr(buffer, "\r\nConnection: close") != NULL;
         size_t head = (size_t)(end + 4 - buffer);
         make_parents(names[index], last);
         int file = openat(dest, names[index], O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
@@ -140,6 +143,11 @@ static void *worker(void *unused) {
             }
         }
         close(file);
+        if (closing) {
+            close(socket_fd);
+            socket_fd = connect_to_server();
+            have = 0;
+        }
     }
     close(socket_fd);
     free(buffer);

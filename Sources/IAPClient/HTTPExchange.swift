@@ -23,6 +23,8 @@
         /// The client's one event loop: every connection's, and where small answers are received.
         let loop: any EventLoop
         private let token: String?
+        /// How long a connection may take to open, and an answer to send its next piece.
+        let timeout: TimeAmount
         let running = RunningRequests()
 
         /// A client for `server` that sends `Authorization: Bearer token` when `token` is given,
@@ -31,6 +33,7 @@
         init(server: URL, token: String?, timeout: Double, connections: Int) {
             self.token = token
             let wait = TimeAmount.milliseconds(Int64(max(0.001, timeout) * 1000))
+            self.timeout = wait
             var configuration = HTTPClient.Configuration(
                 redirectConfiguration: .follow(max: 5, allowCycles: false),
                 timeout: .init(connect: wait, read: wait),

@@ -79,6 +79,14 @@ final class ProgressMeter: @unchecked Sendable {
         }
     }
 
+    /// A whole file of `count` bytes came over the network at once (never counted by path).
+    func receivedWhole(_ count: Int) {
+        lock.withLock {
+            done += UInt64(count)
+            fetched += UInt64(count)
+        }
+    }
+
     /// `path` is complete and verified: its bytes stay counted, its entry goes (at 100,000 files
     /// the entries of finished files would be megabytes kept to the end).
     func finished(_ path: String) {

@@ -140,6 +140,8 @@ struct VersionAssembly {
     /// loop, as the small files' tasks do: a file done and the next one started are then two jobs on
     /// the thread that reads the sockets, never a wake-up of another thread; a small file's bytes,
     /// once verified, are written on a thread of its own (`BackgroundJobs`, at most 8 MiB waiting).
+    /// There, small files go first through ``PipelinedFiles`` (batches of requests on a few
+    /// connections) when the server is plain http without a proxy; what it gives back comes here.
     private func fetch(_ groups: [Group], version: String, folder: ContentFolder, staging: Staging)
         async throws(FetchError)
     {
@@ -148,7 +150,9 @@ struct VersionAssembly {
                 let writer = BackgroundJobs(byteBudget: 8 << 20)
                 do {
                     try await withTaskExecutorPreference(transfers.http.taskExecutor) {
-                        try await fetchAll(groups, version: version, folder: folder, staging: staging, writer: writer)
+                        let rest = try await pipelined(
+                            groups, version: version, folder: folder, staging: staging, writer: writer)
+                        try await fetchAll(rest, version: version, folder: folder, staging: staging, writer: writer)
                     }
                 } catch {
                     try? writer.finish()

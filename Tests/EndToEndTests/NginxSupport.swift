@@ -28,9 +28,13 @@ final class NginxServer {
         }
     }
 
-    /// Starts nginx with the `server` block `site` makes for its port, its files in `scratch/name`;
-    /// nil when nginx is not installed.
-    init?(scratch: ScratchFolder, name: String, rate: String = "8m", site: (Int) throws -> String) throws {
+    /// Starts nginx with the `server` block `site` makes for its port, its files in `scratch/name`,
+    /// `logFields` (nginx variables) after each access log line's usual fields; nil when nginx is
+    /// not installed.
+    init?(
+        scratch: ScratchFolder, name: String, rate: String = "8m", logFields: String = "",
+        site: (Int) throws -> String
+    ) throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/sbin/nginx") else { return nil }
         prefix = scratch.at(name)
         try FileManager.default.createDirectory(atPath: prefix + "/logs", withIntermediateDirectories: true)
@@ -44,7 +48,7 @@ final class NginxServer {
             events { worker_connections 64; }
             http {
                 include /etc/nginx/mime.types;
-                log_format requests '$status "$request_uri" "$http_range" "$http_authorization"';
+                log_format requests '$status "$request_uri" "$http_range" "$http_authorization"\(logFields)';
                 access_log \(prefix)/logs/access.log requests;
                 map $uri $test_rate { default 0; ~\\.slow\\. \(rate); }
                 limit_rate $test_rate;

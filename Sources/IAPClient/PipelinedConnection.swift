@@ -21,6 +21,7 @@
         private var body: [UInt8] = []
         private var hasher = SHA256Stream()
         private var reading = false
+        private var lastAnswer = false
 
         init(_ run: PipelineRun) { self.run = run }
 
@@ -33,7 +34,10 @@
             switch unwrapInboundIn(data) {
             case .head(let head):
                 guard let index = waiting.first, !reading, run.accepts(head, for: index) else { return stop(context) }
-                window = PipelinedFiles.depth
+                // A server that ends the connection after its first answer (HTTP/1.0, `Connection:
+                // close`) takes no batches: this file is taken, the rest go one request each.
+                lastAnswer = !head.isKeepAlive && answered == 0
+                if head.isKeepAlive { window = PipelinedFiles.depth }
                 reading = true
                 body = []
                 body.reserveCapacity(Int(run.files.file(index).size))
@@ -55,6 +59,7 @@
                 answered += 1
                 run.completed(index, bytes: body)
                 body = []
+                if lastAnswer { return stop(context) }
                 send(context)
             }
         }

@@ -131,6 +131,37 @@ import Testing
         #expect(updater.installedVersion == nil)
     }
 
+    @Test func aServerThatEndsEveryConnectionAfterOneAnswerGetsOneRequestAFile() async throws {
+        let scratch = ScratchFolder()
+        let published = try await publish(scratch)
+        // Python's http.server answers HTTP/1.0 and closes the connection after each answer.
+        let port = NginxServer.freePort()
+        FileManager.default.createFile(atPath: scratch.at("http.log"), contents: nil)
+        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: scratch.at("http.log")))
+        let server = try Harness.start(
+            ["python3", "-m", "http.server", "--bind", "127.0.0.1", "--directory", scratch.at("srv"), String(port)],
+            standardError: log)
+        defer {
+            // SIGKILL: the test process may ignore SIGTERM, and Python keeps an ignored signal ignored.
+            kill(server.processIdentifier, SIGKILL)
+            server.waitUntilExit()
+        }
+        let base = URL(string: "http://127.0.0.1:\(port)")!
+        #expect(
+            await ServeCheck.wait(seconds: 10) {
+                (try? Harness.run(["curl", "-s", "-o", "/dev/null", base.absoluteString]))?.status == 0
+            })
+        let updater = updater(base, scratch)
+        let report = try await updater.update()
+        #expect(installed(updater, published))
+        #expect(report.filesFetched == Self.count + 2)
+        // Each connection took its first file and the batches stopped: at most one request per
+        // connection was answered and not taken.
+        let text = try String(contentsOfFile: scratch.at("http.log"), encoding: .utf8)
+        let requests = text.split(separator: "\n").filter { $0.contains("/1.0/Contents/") }
+        #expect(requests.count <= Self.count + 1 + updater.parallelDownloads, "\(requests.count) requests")
+    }
+
     @Test func connectionsClosedWithNoAnswerEndInANetworkErrorNotAWait() async throws {
         let scratch = ScratchFolder()
         _ = try await publish(scratch)

@@ -45,21 +45,50 @@ import Testing
         #expect(Support.firstError(try Self.cases()[2].bytes, decodingAhead: true) != nil)
     }
 
+    /// A Payload holding `./Contents/big.bin`, `size` bytes of seeded noise, written to a file in
+    /// pieces (the process keeps no copy of it: memory tests run beside this one); its path and size.
+    static func payloadFile(size: Int, in scratch: ScratchFolder) throws -> (path: String, size: Int) {
+        let path = scratch.at("payload")
+        FileManager.default.createFile(atPath: path, contents: nil)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        defer { try? handle.close() }
+        let writer = try PayloadWriter(level: 6, workers: 2) { handle.write(Data($0)) }
+        try writer.addDirectory(path: ".", mode: 0o755, modificationTime: 1)
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        try writer.addFile(path: "./Contents/big.bin", mode: 0o644, modificationTime: 1, size: UInt64(size)) {
+            write in
+            for _ in 0..<(size / (64 << 10)) {
+                let piece: [UInt8] = (0..<(64 << 10)).map { _ in
+                    state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                    return UInt8(truncatingIfNeeded: state >> 33)
+                }
+                try piece.withUnsafeBytes { try write($0) }
+            }
+        }
+        try writer.finish()
+        return (path, Int(try FileManager.default.attributesOfItem(atPath: path)[.size] as? UInt64 ?? 0))
+    }
+
     @Test func aReaderLeftEarlyStopsReading() throws {
-        let payload = try PayloadHeadOnlyTests.payload()
-        let feed = Support.source(payload, chunk: 64 << 10)
+        // 16 MiB in 1 MiB members: more than the blocks in flight can hold (each may take a whole
+        // member), so the decoding thread cannot have read it all by the time the reader goes.
+        let scratch = ScratchFolder()
+        let payload = try Self.payloadFile(size: 16 << 20, in: scratch)
+        let file = try #require(FileHandle(forReadingAtPath: payload.path))
+        defer { try? file.close() }
         let consumed = ConditionLock()
         nonisolated(unsafe) var count = 0
         do {
             let reader = try PayloadReader(maxDecodedBytes: 64 << 20, decodingAhead: true) { buffer in
-                let n = try feed(buffer)
+                let n = read(file.fileDescriptor, buffer.baseAddress, min(buffer.count, 64 << 10))
+                guard n >= 0 else { throw PayloadError.inputFailed("read") }
                 consumed.withLock { count += n }
                 return n
             }
             #expect(try reader.nextEntry()?.path == ".")
         }
         let after = consumed.withLock { count }
-        #expect(after < payload.count, "it read \(after) of \(payload.count) bytes")
+        #expect(after < payload.size, "it read \(after) of \(payload.size) bytes")
         Thread.sleep(forTimeInterval: 0.05)
         #expect(consumed.withLock { count } == after)
     }

@@ -54,13 +54,15 @@ import Testing
         defer { try? handle.close() }
         let writer = try PayloadWriter(level: 6, workers: 2) { handle.write(Data($0)) }
         try writer.addDirectory(path: ".", mode: 0o755, modificationTime: 1)
-        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        var generator = SeededGenerator(seed: 16)
+        var piece = [UInt8](repeating: 0, count: 64 << 10)
         try writer.addFile(path: "./Contents/big.bin", mode: 0o644, modificationTime: 1, size: UInt64(size)) {
             write in
-            for _ in 0..<(size / (64 << 10)) {
-                let piece: [UInt8] = (0..<(64 << 10)).map { _ in
-                    state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-                    return UInt8(truncatingIfNeeded: state >> 33)
+            for _ in 0..<(size / piece.count) {
+                piece.withUnsafeMutableBytes { bytes in
+                    for word in 0..<(bytes.count / 8) {
+                        bytes.storeBytes(of: generator.next(), toByteOffset: word * 8, as: UInt64.self)
+                    }
                 }
                 try piece.withUnsafeBytes { try write($0) }
             }

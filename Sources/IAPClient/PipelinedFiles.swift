@@ -45,9 +45,10 @@
         let connections: Int
 
         /// Where `server` is reached this way, or nil: plain `http` to a host no proxy stands
-        /// before (TLS and proxies stay with AsyncHTTPClient).
+        /// before, with no user in the URL (TLS, proxies and a URL's credentials stay with
+        /// AsyncHTTPClient).
         static func origin(of server: URL) -> PipelineRun.Origin? {
-            guard server.scheme?.lowercased() == "http", let host = server.host, !host.isEmpty,
+            guard server.scheme?.lowercased() == "http", let host = server.host, !host.isEmpty, server.user == nil,
                 ProxyEnvironment.current.proxy(for: server) == nil
             else { return nil }
             let bare = host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host

@@ -85,8 +85,10 @@ import Testing
         #expect(requests.count == Self.count + 1, "\(requests.count) requests")
         #expect(Set(requests.map { $0.split(separator: " ")[1] }).count == Self.count + 1)
         #expect(requests.allSatisfy { $0.hasPrefix("200 ") })
+        // Batches are AsyncHTTPClient's transport's (the web stack's build); URLSession's
+        // (IAPKG_NO_WEB=1, the sanitizer builds) sends one request at a time.
         let pipelined = requests.filter { $0.split(separator: " ").dropLast().last == "p" }
-        #expect(pipelined.count > Self.count / 2, "\(pipelined.count) of \(requests.count) pipelined")
+        #expect(!gateIsBuilt || pipelined.count > Self.count / 2, "\(pipelined.count) of \(requests.count) pipelined")
         let connections = Set(requests.map { $0.split(separator: " ").last! })
         #expect(connections.count >= Self.count / 7, "\(connections.count) connections")
     }

@@ -16,8 +16,9 @@
 
         let files: PipelinedFiles.Files
         let loop: any EventLoop
-        /// Succeeds once every connection has closed.
-        let finished: EventLoopPromise<Void>
+        /// Completes once every connection has closed: with the numbers of the files not taken, or
+        /// the writer's failure.
+        let finished: EventLoopPromise<[Int]>
         private let origin: Origin
         private let headers: HTTPHeaders
         private let timeout: TimeAmount
@@ -35,7 +36,7 @@
         /// True once the run stops taking files (an answer it cannot take, a pause, a failure).
         private(set) var stopped = false
         /// The writer's failure, which ends the download.
-        private(set) var failure: FetchError?
+        private var failure: FetchError?
 
         init(
             files: PipelinedFiles.Files, origin: Origin, headers: HTTPHeaders, loop: any EventLoop,
@@ -51,9 +52,6 @@
             taken = Array(repeating: false, count: files.count)
             finished = loop.makePromise()
         }
-
-        /// The numbers of the files not taken (valid once finished).
-        var left: [Int] { taken.indices.filter { !taken[$0] } }
 
         /// Opens `connections` connections (fewer when there are fewer files).
         func start(connections: Int) {
@@ -169,7 +167,8 @@
         private func finishIfDone() {
             guard live == 0, !isFinished else { return }
             isFinished = true
-            finished.succeed(())
+            if let failure { return finished.fail(failure) }
+            finished.succeed(taken.indices.filter { !taken[$0] })
         }
     }
 #endif

@@ -77,21 +77,18 @@
                 transfers: transfers, writer: writer)
             let id = http.running.add { run.stopFromAnyThread() }
             defer { http.running.remove(id) }
-            await withTaskCancellationHandler {
-                run.start(connections: max(1, connections))
-                try? await run.finished.futureResult.get()
-            } onCancel: {
-                run.stopFromAnyThread()
-            }
-            let (left, failure) = try await { () async throws(FetchError) -> ([Int], FetchError?) in
-                do {
-                    return try await http.loop.submit { (run.left, run.failure) }.get()
-                } catch {
-                    throw .cancelled
+            do {
+                return try await withTaskCancellationHandler {
+                    run.start(connections: max(1, connections))
+                    return try await run.finished.futureResult.get()
+                } onCancel: {
+                    run.stopFromAnyThread()
                 }
-            }()
-            if let failure { throw failure }
-            return left
+            } catch let error as FetchError {
+                throw error
+            } catch {
+                throw .cancelled
+            }
         }
     }
 #endif

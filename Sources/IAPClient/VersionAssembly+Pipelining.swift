@@ -24,9 +24,7 @@
                 place: { number, bytes in
                     let all = groups[small[number]].all
                     let part = try staging.destination(of: all[0], parts: parts)
-                    try PartSink.write(bytes, to: part)
-                    try staging.place(part, as: all)
-                    for _ in all { meter.fileDone() }
+                    try Self.place(bytes, of: all, at: part, in: staging, meter: meter)
                 })
             let pipeline = PipelinedFiles(transfers: transfers, writer: writer, connections: updater.parallelDownloads)
             var left = Set(groups.indices)

@@ -198,9 +198,7 @@ struct VersionAssembly {
                     transfer.collected = collected
                     try await transfer.run()
                     let place: @Sendable () throws -> Void = {
-                        if let bytes = collected?.bytes { try PartSink.write(bytes, to: part) }
-                        try staging.place(part, as: files)
-                        for _ in files { transfers.meter.fileDone() }
+                        try Self.place(collected?.bytes, of: files, at: part, in: staging, meter: transfers.meter)
                     }
                     if let writer, let collected {
                         try writer.submit(bytes: collected.bytes.count, place)
@@ -220,6 +218,16 @@ struct VersionAssembly {
             for _ in 0..<width { start() }
             while try await group.next() != nil { start() }
         }
+    }
+
+    /// Puts a verified file and its twins in the staging folder: `bytes` (a small file kept in
+    /// memory) written at `part` first, else `part` as it was received; each counted as done.
+    static func place(
+        _ bytes: [UInt8]?, of files: [VersionManifest.File], at part: String, in staging: Staging, meter: ProgressMeter
+    ) throws(FetchError) {
+        if let bytes { try PartSink.write(bytes, to: part) }
+        try staging.place(part, as: files)
+        for _ in files { meter.fileDone() }
     }
 
     /// The files and symlinks of `manifest` as the update plan compares them.

@@ -55,7 +55,11 @@ import Testing
         #expect(ServeCheck.current(root, Self.product) == "2.9")
     }
 
-    /// Ten versions renamed in highest first, one after another, while the service runs.
+    /// Ten versions renamed in highest first, one after another, while the service runs. The burst
+    /// is one burst whatever the machine's load: the ten are copied in under hidden names first, and
+    /// the service is held (SIGSTOP) while they are renamed, so it sees all ten arrive within its
+    /// gathering time (a copy each between renames took longer than that under a sanitizer on a busy
+    /// machine, and 3.0 came after 3.1–3.9 were installed: a downgrade, rightly refused).
     @Test func aBurstInReverseOrderIsInstalledLowestFirst() async throws {
         let scratch = ScratchFolder()
         let incoming = scratch.at("incoming")
@@ -66,7 +70,16 @@ import Testing
         }
         let serve = try ServeProcess(scratch, incoming: incoming, root: root, extra: ["--jobs", "3"])
         #expect(await ServeCheck.wait(seconds: 10) { serve.stderr.contains("watching") })
-        for i in (0...9).reversed() { try ServeCheck.drop(pkgs[i], into: incoming, as: "r\(i).pkg") }
+        let hidden = try (0...9).map { i in
+            let path = incoming + "/.r\(i).pkg.tmp"
+            try FileManager.default.copyItem(atPath: pkgs[i], toPath: path)
+            return path
+        }
+        kill(serve.process.processIdentifier, SIGSTOP)
+        for i in (0...9).reversed() {
+            try FileManager.default.moveItem(atPath: hidden[i], toPath: incoming + "/r\(i).pkg")
+        }
+        kill(serve.process.processIdentifier, SIGCONT)
         #expect(await ServeCheck.wait(seconds: 30) { serve.events.count == 10 }, "\(serve.stderr)")
         #expect(await serve.stop() == 0)
         let versions = ServeCheck.events(serve, "accepted").compactMap { $0["version"] as? String }

@@ -120,8 +120,11 @@ let package = Package(
         // other program), scratch folders, and the fixtures' one xar writer, one odc writer and one
         // seeded generator.
         .target(
-            name: "IAPTestSupport", dependencies: ["IAPSystem", "IAPCompression", "IAPCrypto"], path: "Tests/IAPTestSupport"
-        ),
+            name: "IAPTestSupport", dependencies: ["IAPSystem", "IAPCompression", "IAPCrypto", "CTestProcess"],
+            path: "Tests/IAPTestSupport"),
+        // The test process's own set-up, before Swift Testing starts: no backtrace for every error
+        // thrown (SWT_SWIFT_ERROR_BACKTRACING_ENABLED=1 brings it back; test_process.c says why).
+        .target(name: "CTestProcess", path: "Tests/CTestProcess"),
         // Packages made by hand to break one rule each (trees, product archives, encoded names) and
         // validate's verdicts judged in process or through the binary: for IAPKit's tests and the end-to-end tests.
         .target(

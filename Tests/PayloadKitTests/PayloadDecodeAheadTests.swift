@@ -49,7 +49,7 @@ import Testing
     /// pieces (the process keeps no copy of it: memory tests run beside this one); its path and size.
     static func payloadFile(size: Int, in scratch: ScratchFolder) throws -> (path: String, size: Int) {
         let path = scratch.at("payload")
-        FileManager.default.createFile(atPath: path, contents: nil)
+        #expect(FileManager.default.createFile(atPath: path, contents: nil))
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         defer { try? handle.close() }
         let writer = try PayloadWriter(level: 6, workers: 2) { handle.write(Data($0)) }

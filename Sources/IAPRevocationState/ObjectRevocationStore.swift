@@ -1,6 +1,6 @@
 import IAPObjectStore
 import IAPPurchase
-import Synchronization
+import IAPSystem
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -51,8 +51,8 @@ package final class ObjectRevocationStore: RevocationStore {
         var readAt: ContinuousClock.Instant
     }
 
-    private let snapshot: Mutex<Snapshot?> = Mutex(nil)
-    private let refreshing = Mutex(false)
+    private let snapshot: Locked<Snapshot?> = Locked(nil)
+    private let refreshing = Locked(false)
 
     /// The state at `location` (its object read once, so a bad bucket or credentials fail now).
     package init(client: S3Client, location: S3Location) throws(StateError) {

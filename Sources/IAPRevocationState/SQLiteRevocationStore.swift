@@ -1,6 +1,5 @@
 import IAPPurchase
 import IAPSystem
-import Synchronization
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -26,11 +25,11 @@ package final class SQLiteRevocationStore: RevocationStore {
     package static let retention: Int64 = 180 * 86_400 * 1000
 
     /// The writing connection (one transaction at a time).
-    private let writer: Mutex<RevocationTable>
+    private let writer: Locked<RevocationTable>
     /// The reading connection, so that checks never wait for a write's fsync.
-    private let reader: Mutex<RevocationTable>
+    private let reader: Locked<RevocationTable>
     /// Records since the last pruning.
-    private let recordsSincePrune = Mutex(0)
+    private let recordsSincePrune = Locked(0)
     /// The folder.
     package let folder: String
 
@@ -56,8 +55,8 @@ package final class SQLiteRevocationStore: RevocationStore {
         let writingTable = try RevocationTable(writing)
         let readingTable = try RevocationTable(reading)
         try writingTable.pruneLifted(before: Self.nowMilliseconds() - Self.retention)
-        writer = Mutex(writingTable)
-        reader = Mutex(readingTable)
+        writer = Locked(writingTable)
+        reader = Locked(readingTable)
     }
 
     /// The decision in force for `originalTransactionId`, as committed by any process.

@@ -22,7 +22,7 @@ package final class ConditionLock: @unchecked Sendable {
     }
 
     /// Runs `body` holding the lock.
-    package func withLock<T>(_ body: () throws -> T) rethrows -> T {
+    package func withLock<T, Failure: Error>(_ body: () throws(Failure) -> T) throws(Failure) -> T {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body()

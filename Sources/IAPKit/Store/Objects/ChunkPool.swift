@@ -1,4 +1,4 @@
-import Synchronization
+import IAPSystem
 
 /// Buffers of one size used again once sent: a fresh 1 MiB array is memory the kernel must fault
 /// in and zero page by page (7% of a media publish's CPU, `perf record`, 2026-11-28), a buffer used
@@ -7,7 +7,7 @@ final class ChunkPool: Sendable {
     /// The size of every buffer.
     let chunkBytes: Int
     private let limit: Int
-    private let free = Mutex<[[UInt8]]>([])
+    private let free = Locked<[[UInt8]]>([])
 
     /// A pool of `chunkBytes` buffers, keeping up to `limit` of them.
     init(chunkBytes: Int, limit: Int) {

@@ -1,5 +1,4 @@
 import IAPSystem
-import Synchronization
 
 /// Sends decoded files one after another into a bucket through an upload pipeline: a file up to
 /// `ContentHasher.pieceBytes` read whole into memory and sent in one PUT, one up to
@@ -161,7 +160,7 @@ struct FileSender {
 
 /// The files whose streamed PUT failed for now only, by entry index, with the last such failure.
 final class ResendList: Sendable {
-    private let state = Mutex<(indexes: Set<Int>, error: (any Error)?)>(([], nil))
+    private let state = Locked<(indexes: Set<Int>, error: (any Error)?)>(([], nil))
 
     /// Lists entry `index`, whose PUT failed with `error`.
     func add(_ index: Int, _ error: any Error) {

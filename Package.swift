@@ -164,7 +164,7 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: [
                 "IAPKit", "IAPRules", "XarKit", "BomKit", "IAPSystem", "IAPCompression", "IAPCrypto", "IAPTestSupport",
-                "IAPKitTestSupport", "IAPClient", "IAPPurchase",
+                "IAPKitTestSupport", "IAPClient", "IAPPurchase", "CTestProcess",
             ],
             exclude: ["Fixtures"]),
     ]

@@ -70,15 +70,9 @@ import Testing
         }
         let serve = try ServeProcess(scratch, incoming: incoming, root: root, extra: ["--jobs", "3"])
         #expect(await ServeCheck.wait(seconds: 10) { serve.stderr.contains("watching") })
-        let hidden = try (0...9).map { i in
-            let path = incoming + "/.r\(i).pkg.tmp"
-            try FileManager.default.copyItem(atPath: pkgs[i], toPath: path)
-            return path
-        }
+        let hidden = try (0...9).map { try ServeCheck.stage(pkgs[$0], into: incoming, as: "r\($0).pkg") }
         kill(serve.process.processIdentifier, SIGSTOP)
-        for i in (0...9).reversed() {
-            try FileManager.default.moveItem(atPath: hidden[i], toPath: incoming + "/r\(i).pkg")
-        }
+        for i in (0...9).reversed() { try ServeCheck.renameIn(hidden[i], as: "r\(i).pkg") }
         kill(serve.process.processIdentifier, SIGCONT)
         #expect(await ServeCheck.wait(seconds: 30) { serve.events.count == 10 }, "\(serve.stderr)")
         #expect(await serve.stop() == 0)

@@ -116,9 +116,21 @@ enum ServeCheck {
 
     /// Drops `package` into `incoming` as `name` the way an uploader should: a hidden copy, renamed in.
     static func drop(_ package: String, into incoming: String, as name: String) throws {
+        try renameIn(stage(package, into: incoming, as: name), as: name)
+    }
+
+    /// The first half of ``drop(_:into:as:)``: `package` copied into `incoming` under a hidden name
+    /// that the service ignores; that name.
+    static func stage(_ package: String, into incoming: String, as name: String) throws -> String {
         let hidden = incoming + "/." + name + ".tmp"
         try? FileManager.default.removeItem(atPath: hidden)
         try FileManager.default.copyItem(atPath: package, toPath: hidden)
+        return hidden
+    }
+
+    /// The second half of ``drop(_:into:as:)``: the staged copy `hidden` renamed in as `name`.
+    static func renameIn(_ hidden: String, as name: String) throws {
+        let incoming = (hidden as NSString).deletingLastPathComponent
         try FileManager.default.moveItem(atPath: hidden, toPath: incoming + "/" + name)
     }
 

@@ -78,20 +78,19 @@ import Testing
         let payload = try Self.payloadFile(size: 16 << 20, in: scratch)
         let file = try #require(FileHandle(forReadingAtPath: payload.path))
         defer { try? file.close() }
-        let consumed = ConditionLock()
-        nonisolated(unsafe) var count = 0
+        let consumed = Locked(0)
         do {
             let reader = try PayloadReader(maxDecodedBytes: 64 << 20, decodingAhead: true) { buffer in
                 let n = read(file.fileDescriptor, buffer.baseAddress, min(buffer.count, 64 << 10))
                 guard n >= 0 else { throw PayloadError.inputFailed("read") }
-                consumed.withLock { count += n }
+                consumed.withLock { $0 += n }
                 return n
             }
             #expect(try reader.nextEntry()?.path == ".")
         }
-        let after = consumed.withLock { count }
+        let after = consumed.withLock { $0 }
         #expect(after < payload.size, "it read \(after) of \(payload.size) bytes")
         Thread.sleep(forTimeInterval: 0.05)
-        #expect(consumed.withLock { count } == after)
+        #expect(consumed.withLock { $0 } == after)
     }
 }

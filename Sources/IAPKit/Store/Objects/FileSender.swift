@@ -20,6 +20,9 @@ struct FileSender {
     let resend = ResendList()
     /// The chunks streamed files are read into, used again once sent.
     private let chunks = ChunkPool(chunkBytes: Self.chunkBytes, limit: Self.pipeBytes / Self.chunkBytes)
+    /// The whole parts of multipart uploads, used again once landed (a part lands while the next
+    /// is read, so two are enough to keep; more would hold memory the pipeline's budget does not count).
+    private let parts = ChunkPool(chunkBytes: ContentHasher.pieceBytes, limit: 2)
     /// The multipart uploads started, for the caller to abort those left open by a failure.
     private(set) var uploads: [StreamedMultipartUpload] = []
 
@@ -50,6 +53,9 @@ struct FileSender {
             contentType: ObjectStoreLayout.contentType(of: entry.path), cacheControl: ObjectStoreLayout.immutable)
         let empty: PackageContentReading.Reader = { _ in 0 }
         let read = read ?? empty
+        if entry.size <= UInt64(ContentHasher.wholeObjectBytes) {
+            parts.empty()  // a smaller file's bytes take the memory the parts of the last large one held
+        }
         guard entry.size > UInt64(ContentHasher.pieceBytes) else {
             let bytes = try Self.read(Int(entry.size), from: read, last: true, of: entry)
             let bucket = bucket
@@ -75,8 +81,15 @@ struct FileSender {
         var left = entry.size
         for piece in expected.pieces {
             let count = Int(min(partBytes, left))
-            let part = try Self.read(count, from: read, last: UInt64(count) == left, of: entry)
-            try upload.submitPart(part, sha256: piece.bytes, to: pipeline)
+            let last = UInt64(count) == left
+            var part: [UInt8]
+            if count == parts.chunkBytes {
+                part = parts.take()
+                try part.withUnsafeMutableBytes { try Self.fill($0, from: read, last: last, of: entry) }
+            } else {
+                part = try Self.read(count, from: read, last: last, of: entry)
+            }
+            try upload.submitPart(part, sha256: piece.bytes, to: pipeline, returningTo: parts)
             left -= UInt64(count)
         }
         try upload.seal()

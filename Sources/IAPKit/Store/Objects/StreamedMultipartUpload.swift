@@ -27,15 +27,28 @@ final class StreamedMultipartUpload: @unchecked Sendable {
     /// Whether the object is complete in the store.
     var isCompleted: Bool { lock.withLock { completed } }
 
-    /// Queues the next part, whose bytes hash to `sha256`, into `pipeline`.
-    func submitPart(_ bytes: [UInt8], sha256: [UInt8], to pipeline: ObjectUploadPipeline) throws {
+    /// Queues the next part, whose bytes hash to `sha256`, into `pipeline`; its buffer goes back
+    /// to `pool` once sent (or refused).
+    func submitPart(_ bytes: [UInt8], sha256: [UInt8], to pipeline: ObjectUploadPipeline, returningTo pool: ChunkPool)
+        throws
+    {
         let number = lock.withLock {
             landedParts.append(nil)
             pending += 1
             return landedParts.count
         }
+        // The job lets go of the buffer before giving it back, so the pool holds its only reference
+        // and the next part is read into it in place (a buffer still shared would be copied).
+        let held = Locked(bytes)
         try pipeline.submit(bytes: bytes.count) { [self] in
-            let part = try bucket.uploadPart(key, upload: id, number: number, bytes, sha256: sha256)
+            defer {
+                pool.give(
+                    held.withLock { buffer in
+                        defer { buffer = [] }
+                        return buffer
+                    })
+            }
+            let part = try held.withLock { try bucket.uploadPart(key, upload: id, number: number, $0, sha256: sha256) }
             try landed { landedParts[number - 1] = part }
         }
     }

@@ -34,11 +34,14 @@ final class ChunkPool: Sendable {
         }
     }
 
-    /// Gives `chunk` back, if it is one of this pool's size.
-    func give(_ chunk: [UInt8]) {
+    /// Gives `chunk` back, if it is one of this pool's size. The pool takes the caller's reference
+    /// (pass it with `consume`): a buffer another reference still holds is copied by the next
+    /// `take()`'s first write, and the pool then saves nothing.
+    func give(_ chunk: consuming [UInt8]) {
         guard chunk.count == chunkBytes else { return }
+        var given: [UInt8]? = consume chunk
         state.withLock {
-            if $0.keeping, $0.free.count < limit { $0.free.append(chunk) }
+            if $0.keeping, $0.free.count < limit, let buffer = given.take() { $0.free.append(buffer) }
         }
     }
 }

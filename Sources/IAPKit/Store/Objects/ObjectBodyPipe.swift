@@ -82,16 +82,16 @@ final class ObjectBodyPipe: ObjectBodySource, @unchecked Sendable {
             buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[readOffset..<(readOffset + count)]))
         }
         readOffset += count
-        if readOffset == first.count {
-            readOffset = 0
-            let taken = lock.withLock { () -> Bool in
-                guard !chunks.isEmpty else { return false }
-                chunks.removeFirst()
-                held -= first.count
-                lock.broadcast()
-                return true
-            }
-            if taken { pool?.give(first) }
+        guard readOffset == first.count else { return count }
+        readOffset = 0
+        _ = consume first  // the pipe's own reference is then the chunk's only one
+        lock.withLock {
+            guard !chunks.isEmpty else { return }  // closed meanwhile: the chunks are gone
+            let sent = chunks.removeFirst()
+            held -= sent.count
+            // Given back before the producer is woken, so the chunk it takes next is this one.
+            pool?.give(consume sent)
+            lock.broadcast()
         }
         return count
     }

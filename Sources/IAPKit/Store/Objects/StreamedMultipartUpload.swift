@@ -28,7 +28,7 @@ final class StreamedMultipartUpload: @unchecked Sendable {
     var isCompleted: Bool { lock.withLock { completed } }
 
     /// Queues the next part, whose bytes hash to `sha256`, into `pipeline`; its buffer goes back
-    /// to `pool` once sent (or refused).
+    /// to `pool` once sent.
     func submitPart(_ bytes: [UInt8], sha256: [UInt8], to pipeline: ObjectUploadPipeline, returningTo pool: ChunkPool)
         throws
     {
@@ -37,18 +37,17 @@ final class StreamedMultipartUpload: @unchecked Sendable {
             pending += 1
             return landedParts.count
         }
-        // The job lets go of the buffer before giving it back, so the pool holds its only reference
-        // and the next part is read into it in place (a buffer still shared would be copied).
+        // The job moves the buffer out of this box, so that once sent the pool gets its only
+        // reference (a closure's capture cannot be given away) and the next part is read into it
+        // in place. A part that failed is not given back: the pass ends.
         let held = Locked(bytes)
         try pipeline.submit(bytes: bytes.count) { [self] in
-            defer {
-                pool.give(
-                    held.withLock { buffer in
-                        defer { buffer = [] }
-                        return buffer
-                    })
+            let body = held.withLock { buffer in
+                defer { buffer = [] }
+                return buffer
             }
-            let part = try held.withLock { try bucket.uploadPart(key, upload: id, number: number, $0, sha256: sha256) }
+            let part = try bucket.uploadPart(key, upload: id, number: number, body, sha256: sha256)
+            pool.give(consume body)
             try landed { landedParts[number - 1] = part }
         }
     }
